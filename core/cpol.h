@@ -1,0 +1,124 @@
+/*
+ * cpol.h - the compiled policy: what the launcher hands the shim.
+ *
+ * One flat little-endian buffer with no pointers, so it can live in a file
+ * or a sealed memfd and be mapped read-only at any address.  Every string
+ * is an offset into the string table.  The reader validates the whole
+ * buffer once (magic, version, size bounds, XXH3-64 checksum, every offset
+ * and count) and after that lookups touch no memory outside it and never
+ * allocate.  A buffer that fails validation is ignored by the shim: the
+ * shim can only lose explanations, never widen access -- the kernel is the
+ * boundary.
+ */
+#ifndef SBX_CPOL_H
+#define SBX_CPOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy.h"
+
+#define SBX_CPOL_MAGIC		"SBXPOL\0"	/* 8 bytes with the NUL */
+#define SBX_CPOL_VERSION	1u
+#define SBX_CPOL_MAX_BYTES	(4u << 20)
+#define SBX_CPOL_MAX_RULES	8192u
+#define SBX_CPOL_MAX_EXEC	1024u
+#define SBX_CPOL_MAX_ALLOW	1024u
+#define SBX_CPOL_MAX_SOCK	256u
+
+/* Header flags */
+#define SBX_CPOL_F_QUIET	0x1u	/* no messages on stderr */
+#define SBX_CPOL_F_REPORT_ONLY	0x2u	/* messages to the report only */
+#define SBX_CPOL_F_APPRULES	0x4u	/* some rule has suffixes/max bytes */
+#define SBX_CPOL_F_SHIM_PROTECT	0x8u	/* protect rules enforced by the shim
+					 * (landlock-only mode) */
+
+struct sbx_cpol_hdr {
+	char magic[8];
+	uint32_t version;
+	uint32_t size;		/* whole buffer, header included */
+	uint64_t checksum;	/* XXH3-64 of bytes [sizeof hdr, size) */
+	uint32_t flags;
+	uint32_t net;		/* enum sbx_net */
+	uint32_t nrules, off_rules;
+	uint32_t nexec, off_exec;
+	uint32_t nallow, off_allow;
+	uint32_t nsock, off_sock;	/* uint32_t string offsets */
+	uint32_t off_strings, len_strings;
+	uint32_t project;	/* string offsets */
+	uint32_t home;
+	uint32_t profile;
+	uint32_t kmode;		/* enum sbx_kmode actually in force */
+	uint64_t fsize_limit;	/* RLIMIT_FSIZE in force, 0 none */
+};
+
+struct sbx_cpol_rule {
+	uint32_t root;		/* string offset */
+	uint32_t rootlen;
+	uint32_t mode;		/* enum sbx_pmode */
+	uint32_t flags;		/* SBX_RF_* */
+	uint32_t nsuffixes;
+	uint32_t suffixes[SBX_MAX_SUFFIXES];
+	uint64_t max_file_bytes;
+	uint32_t src_file;
+	uint32_t src_line;
+};
+
+struct sbx_cpol_exec {
+	uint32_t program;
+	uint32_t nargs;
+	uint32_t args[SBX_MAX_EXEC_ARGS];
+	uint32_t reason;
+	uint32_t src_file;
+	uint32_t src_line;
+};
+
+struct sbx_cpol_allow {
+	uint32_t text;
+	uint32_t host;
+	uint32_t is_cidr;
+	uint32_t prefix;
+	uint32_t port;
+};
+
+/* A validated view.  Plain struct so the shim can keep one in static
+ * storage; filled by sbx_cpol_view(). */
+struct sbx_cpol {
+	const unsigned char *base;
+	const struct sbx_cpol_hdr *hdr;
+	const struct sbx_cpol_rule *rules;
+	const struct sbx_cpol_exec *exec;
+	const struct sbx_cpol_allow *allow;
+	const uint32_t *sock;
+	const char *str;
+};
+
+/* Writer: allocates *buf (free with free()). */
+int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
+		   unsigned flags, void **buf, size_t *len,
+		   struct sbx_err *err);
+
+/* Reader: validates buf and fills v.  Returns 0, or -1 with a short static
+ * reason in *why.  No allocation, no syscalls. */
+int sbx_cpol_view(const void *buf, size_t len, struct sbx_cpol *v,
+		  const char **why);
+
+static inline const char *sbx_cpol_str(const struct sbx_cpol *v, uint32_t off)
+{
+	return v->str + off;
+}
+
+/* Longest-root match with the same tie-break as the in-memory engine. */
+const struct sbx_cpol_rule *sbx_cpol_match(const struct sbx_cpol *v,
+					   const char *path);
+/* Decision with the same semantics as sbx_policy_decide(); size < 0 when
+ * unknown. */
+enum sbx_verdict sbx_cpol_decide(const struct sbx_cpol *v, const char *path,
+				 enum sbx_op op, int64_t size,
+				 const struct sbx_cpol_rule **rule);
+/* Exec deny check: the deciding rule or NULL. */
+const struct sbx_cpol_exec *sbx_cpol_exec_check(const struct sbx_cpol *v,
+						const char *path,
+						char *const argv[]);
+
+#endif

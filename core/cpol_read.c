@@ -1,0 +1,193 @@
+/*
+ * cpol_read.c - validate and query a compiled policy.  Runs inside every
+ * sandboxed process (the shim): no allocation, no system calls, and no
+ * byte of the buffer is trusted before sbx_cpol_view() has checked it.
+ */
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "cpol.h"
+
+/* Section [off, off + n * sz) lies inside a buffer of size len. */
+static int section_ok(uint32_t off, uint32_t n, size_t sz, size_t len)
+{
+	uint64_t end = (uint64_t)off + (uint64_t)n * sz;
+
+	return (off & 7) == 0 && off >= sizeof(struct sbx_cpol_hdr) && end <= len;
+}
+
+/* A string offset names a NUL-terminated string inside the table. */
+static int str_ok(const struct sbx_cpol *v, uint32_t off)
+{
+	return off < v->hdr->len_strings;
+}
+
+static int rules_ok(const struct sbx_cpol *v)
+{
+	const struct sbx_cpol_hdr *h = v->hdr;
+
+	for (uint32_t i = 0; i < h->nrules; i++) {
+		const struct sbx_cpol_rule *r = &v->rules[i];
+
+		if (!str_ok(v, r->root) || !str_ok(v, r->src_file) ||
+		    r->mode < SBX_RW || r->mode > SBX_HIDE ||
+		    r->nsuffixes > SBX_MAX_SUFFIXES ||
+		    v->str[r->root] != '/' ||
+		    strlen(v->str + r->root) != r->rootlen)
+			return 0;
+		for (uint32_t j = 0; j < r->nsuffixes; j++)
+			if (!str_ok(v, r->suffixes[j]))
+				return 0;
+		/* sorted: longest first, then strongest mode */
+		if (i && (r->rootlen > v->rules[i - 1].rootlen ||
+			  (r->rootlen == v->rules[i - 1].rootlen &&
+			   r->mode > v->rules[i - 1].mode)))
+			return 0;
+	}
+	return 1;
+}
+
+static int exec_ok(const struct sbx_cpol *v)
+{
+	for (uint32_t i = 0; i < v->hdr->nexec; i++) {
+		const struct sbx_cpol_exec *e = &v->exec[i];
+
+		if (!str_ok(v, e->program) || !str_ok(v, e->reason) ||
+		    !str_ok(v, e->src_file) || e->nargs > SBX_MAX_EXEC_ARGS)
+			return 0;
+		for (uint32_t j = 0; j < e->nargs; j++)
+			if (!str_ok(v, e->args[j]))
+				return 0;
+	}
+	for (uint32_t i = 0; i < v->hdr->nallow; i++)
+		if (!str_ok(v, v->allow[i].text) || !str_ok(v, v->allow[i].host))
+			return 0;
+	for (uint32_t i = 0; i < v->hdr->nsock; i++)
+		if (!str_ok(v, v->sock[i]))
+			return 0;
+	return 1;
+}
+
+static const char *header_problem(const struct sbx_cpol_hdr *h, size_t len)
+{
+	if (len < sizeof(*h) || len > SBX_CPOL_MAX_BYTES)
+		return "bad size";
+	if (memcmp(h->magic, SBX_CPOL_MAGIC, sizeof(h->magic)) != 0)
+		return "bad magic";
+	if (h->version != SBX_CPOL_VERSION)
+		return "unsupported version";
+	if (h->size != len)
+		return "size mismatch";
+	if (h->nrules > SBX_CPOL_MAX_RULES || h->nexec > SBX_CPOL_MAX_EXEC ||
+	    h->nallow > SBX_CPOL_MAX_ALLOW || h->nsock > SBX_CPOL_MAX_SOCK)
+		return "too many entries";
+	if (!section_ok(h->off_rules, h->nrules, sizeof(struct sbx_cpol_rule), len) ||
+	    !section_ok(h->off_exec, h->nexec, sizeof(struct sbx_cpol_exec), len) ||
+	    !section_ok(h->off_allow, h->nallow, sizeof(struct sbx_cpol_allow), len) ||
+	    !section_ok(h->off_sock, h->nsock, sizeof(uint32_t), len) ||
+	    !section_ok(h->off_strings, h->len_strings, 1, len) ||
+	    h->len_strings == 0)
+		return "section out of bounds";
+	if (XXH3_64bits((const unsigned char *)h + sizeof(*h),
+			len - sizeof(*h)) != h->checksum)
+		return "checksum mismatch";
+	return NULL;
+}
+
+int sbx_cpol_view(const void *buf, size_t len, struct sbx_cpol *v,
+		  const char **why)
+{
+	const unsigned char *b = buf;
+	const struct sbx_cpol_hdr *h = buf;
+	const char *problem;
+
+	memset(v, 0, sizeof(*v));
+	if (!buf || ((uintptr_t)buf & 7)) {
+		*why = "misaligned buffer";
+		return -1;
+	}
+	problem = header_problem(h, len);
+	if (!problem && b[h->off_strings + h->len_strings - 1] != '\0')
+		problem = "string table not terminated";
+	if (problem) {
+		*why = problem;
+		return -1;
+	}
+	v->base = b;
+	v->hdr = h;
+	v->rules = (const void *)(b + h->off_rules);
+	v->exec = (const void *)(b + h->off_exec);
+	v->allow = (const void *)(b + h->off_allow);
+	v->sock = (const void *)(b + h->off_sock);
+	v->str = (const char *)(b + h->off_strings);
+	if (!str_ok(v, h->project) || !str_ok(v, h->home) ||
+	    !str_ok(v, h->profile) || !rules_ok(v) || !exec_ok(v)) {
+		memset(v, 0, sizeof(*v));
+		*why = "bad entry";
+		return -1;
+	}
+	return 0;
+}
+
+const struct sbx_cpol_rule *sbx_cpol_match(const struct sbx_cpol *v,
+					   const char *path)
+{
+	for (uint32_t i = 0; v->hdr && i < v->hdr->nrules; i++) {
+		const struct sbx_cpol_rule *r = &v->rules[i];
+
+		if (sbx_path_within(path, v->str + r->root, r->rootlen))
+			return r;
+	}
+	return NULL;
+}
+
+static int suffix_ok(const struct sbx_cpol *v, const struct sbx_cpol_rule *r,
+		     const char *path)
+{
+	const char *sfx[SBX_MAX_SUFFIXES];
+
+	for (uint32_t i = 0; i < r->nsuffixes; i++)
+		sfx[i] = v->str + r->suffixes[i];
+	return sbx_suffix_ok(path, (char *const *)sfx, r->nsuffixes);
+}
+
+enum sbx_verdict sbx_cpol_decide(const struct sbx_cpol *v, const char *path,
+				 enum sbx_op op, int64_t size,
+				 const struct sbx_cpol_rule **rule)
+{
+	const struct sbx_cpol_rule *r = sbx_cpol_match(v, path);
+
+	if (rule)
+		*rule = r;
+	if (!r)
+		return SBX_DENY_NOTCOVERED;
+	if (r->mode == SBX_HIDE)
+		return SBX_DENY_HIDDEN;
+	if (op == SBX_OP_WRITE && r->mode == SBX_RO)
+		return SBX_DENY_READONLY;
+	if (op == SBX_OP_WRITE && !suffix_ok(v, r, path))
+		return SBX_DENY_SUFFIX;
+	if (r->max_file_bytes && size >= 0 &&
+	    (uint64_t)size > r->max_file_bytes)
+		return SBX_DENY_SIZE;
+	return SBX_ALLOW;
+}
+
+const struct sbx_cpol_exec *sbx_cpol_exec_check(const struct sbx_cpol *v,
+						const char *path,
+						char *const argv[])
+{
+	for (uint32_t i = 0; v->hdr && i < v->hdr->nexec; i++) {
+		const struct sbx_cpol_exec *e = &v->exec[i];
+		const char *args[SBX_MAX_EXEC_ARGS];
+
+		for (uint32_t j = 0; j < e->nargs; j++)
+			args[j] = v->str + e->args[j];
+		if (sbx_exec_match(v->str + e->program, args, e->nargs, path,
+				   argv))
+			return e;
+	}
+	return NULL;
+}

@@ -1,0 +1,203 @@
+/*
+ * cpol_write.c - compile an in-memory policy into the flat buffer the shim
+ * reads (format in cpol.h).  Rules are sorted longest root first, and at
+ * equal length strongest mode first, so the reader's first match is the
+ * deciding rule.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "cpol.h"
+
+struct strtab {
+	char *buf;
+	size_t len, cap;
+	int oom;
+};
+
+/* Append s (NUL-terminated) and return its offset; 0 is the empty string. */
+static uint32_t st_add(struct strtab *t, const char *s)
+{
+	size_t n;
+
+	if (!s || !*s)
+		return 0;
+	n = strlen(s) + 1;
+	if (t->len + n > t->cap) {
+		size_t nc = (t->cap + n) * 2;
+		char *nb = realloc(t->buf, nc);
+
+		if (!nb) {
+			t->oom = 1;
+			return 0;
+		}
+		t->buf = nb;
+		t->cap = nc;
+	}
+	memcpy(t->buf + t->len, s, n);
+	t->len += n;
+	return (uint32_t)(t->len - n);
+}
+
+static int rule_order(const void *a, const void *b)
+{
+	const struct sbx_path_rule *x = *(const struct sbx_path_rule *const *)a;
+	const struct sbx_path_rule *y = *(const struct sbx_path_rule *const *)b;
+
+	if (x->rootlen != y->rootlen)
+		return x->rootlen > y->rootlen ? -1 : 1;
+	return (int)y->mode - (int)x->mode;
+}
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+static int fill_rules(const struct sbx_policy *p, struct sbx_cpol_rule *out,
+		      struct strtab *st, unsigned *flags)
+{
+	const struct sbx_path_rule **v = calloc(p->nrules + 1, sizeof(*v));
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < p->nrules; i++)
+		v[i] = &p->rules[i];
+	qsort(v, p->nrules, sizeof(*v), rule_order);
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct sbx_path_rule *r = v[i];
+		struct sbx_cpol_rule *c = &out[i];
+
+		c->root = st_add(st, r->root);
+		c->rootlen = (uint32_t)r->rootlen;
+		c->mode = r->mode;
+		c->flags = r->flags;
+		c->nsuffixes = (uint32_t)r->nsuffixes;
+		for (size_t j = 0; j < r->nsuffixes; j++)
+			c->suffixes[j] = st_add(st, r->suffixes[j]);
+		c->max_file_bytes = r->max_file_bytes;
+		c->src_file = st_add(st, r->src.file);
+		c->src_line = (uint32_t)(r->src.line > 0 ? r->src.line : 0);
+		if (r->nsuffixes || r->max_file_bytes)
+			*flags |= SBX_CPOL_F_APPRULES;
+	}
+	free(v);
+	return 0;
+}
+
+static void fill_exec(const struct sbx_policy *p, struct sbx_cpol_exec *out,
+		      struct strtab *st)
+{
+	for (size_t i = 0; i < p->nexec; i++) {
+		const struct sbx_exec_rule *e = &p->exec[i];
+
+		out[i].program = st_add(st, e->program);
+		out[i].nargs = (uint32_t)e->nargs;
+		for (size_t j = 0; j < e->nargs; j++)
+			out[i].args[j] = st_add(st, e->args[j]);
+		out[i].reason = st_add(st, e->reason);
+		out[i].src_file = st_add(st, e->src.file);
+		out[i].src_line = (uint32_t)(e->src.line > 0 ? e->src.line : 0);
+	}
+}
+
+static void fill_allow(const struct sbx_policy *p, struct sbx_cpol_allow *out,
+		       uint32_t *sock, struct strtab *st)
+{
+	for (size_t i = 0; i < p->nallow; i++) {
+		out[i].text = st_add(st, p->allow[i].text);
+		out[i].host = st_add(st, p->allow[i].host);
+		out[i].is_cidr = (uint32_t)p->allow[i].is_cidr;
+		out[i].prefix = (uint32_t)p->allow[i].prefix;
+		out[i].port = p->allow[i].port;
+	}
+	for (size_t i = 0; i < p->unix_sockets.n; i++)
+		sock[i] = st_add(st, p->unix_sockets.v[i]);
+}
+
+static int too_big(const struct sbx_policy *p, struct sbx_err *err)
+{
+	if (p->nrules <= SBX_CPOL_MAX_RULES && p->nexec <= SBX_CPOL_MAX_EXEC &&
+	    p->nallow <= SBX_CPOL_MAX_ALLOW &&
+	    p->unix_sockets.n <= SBX_CPOL_MAX_SOCK)
+		return 0;
+	snprintf(err->msg, sizeof(err->msg), "policy too large to compile "
+		 "(at most %u path rules, %u exec rules, %u allow entries)",
+		 SBX_CPOL_MAX_RULES, SBX_CPOL_MAX_EXEC, SBX_CPOL_MAX_ALLOW);
+	return 1;
+}
+
+int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
+		   unsigned flags, void **bufp, size_t *lenp,
+		   struct sbx_err *err)
+{
+	struct sbx_cpol_hdr h = { .magic = SBX_CPOL_MAGIC };
+	struct strtab st = { 0 };
+	size_t off, total;
+	unsigned char *buf;
+
+	if (too_big(p, err))
+		return -1;
+	h.off_rules = (uint32_t)align8(sizeof(h));
+	h.nrules = (uint32_t)p->nrules;
+	h.off_exec = (uint32_t)align8(h.off_rules + p->nrules * sizeof(struct sbx_cpol_rule));
+	h.nexec = (uint32_t)p->nexec;
+	h.off_allow = (uint32_t)align8(h.off_exec + p->nexec * sizeof(struct sbx_cpol_exec));
+	h.nallow = (uint32_t)p->nallow;
+	h.off_sock = (uint32_t)align8(h.off_allow + p->nallow * sizeof(struct sbx_cpol_allow));
+	h.nsock = (uint32_t)p->unix_sockets.n;
+	off = align8(h.off_sock + p->unix_sockets.n * sizeof(uint32_t));
+	buf = calloc(1, off);
+	st.buf = calloc(1, 256);	/* offset 0 is the empty string */
+	st.cap = 256;
+	st.len = 1;
+	if (!buf || !st.buf)
+		goto oom;
+	if (fill_rules(p, (void *)(buf + h.off_rules), &st, &flags) < 0)
+		goto oom;
+	fill_exec(p, (void *)(buf + h.off_exec), &st);
+	fill_allow(p, (void *)(buf + h.off_allow), (void *)(buf + h.off_sock), &st);
+	h.project = st_add(&st, p->project);
+	h.home = st_add(&st, p->home);
+	h.profile = st_add(&st, p->profile);
+	total = off + st.len;
+	if (st.oom)
+		goto oom;
+	if (total > SBX_CPOL_MAX_BYTES) {
+		snprintf(err->msg, sizeof(err->msg), "policy too large to compile");
+		goto fail;
+	}
+	h.off_strings = (uint32_t)off;
+	h.len_strings = (uint32_t)st.len;
+	h.size = (uint32_t)total;
+	h.version = SBX_CPOL_VERSION;
+	h.flags = flags | (p->quiet ? SBX_CPOL_F_QUIET : 0) |
+		  (p->explain_to_report_only ? SBX_CPOL_F_REPORT_ONLY : 0);
+	h.net = p->net;
+	h.kmode = kmode;
+	h.fsize_limit = p->limits.fsize;
+	{
+		unsigned char *nb = realloc(buf, total);
+
+		if (!nb)
+			goto oom;
+		buf = nb;
+	}
+	memcpy(buf + off, st.buf, st.len);
+	h.checksum = XXH3_64bits(buf + sizeof(h), total - sizeof(h));
+	memcpy(buf, &h, sizeof(h));
+	free(st.buf);
+	*bufp = buf;
+	*lenp = total;
+	return 0;
+oom:
+	snprintf(err->msg, sizeof(err->msg), "out of memory");
+fail:
+	free(buf);
+	free(st.buf);
+	return -1;
+}

@@ -1,0 +1,160 @@
+/*
+ * path.c - path normalisation with symlink resolution, for the launcher and
+ * the query API (not the shim: it uses the lexical form only).
+ *
+ * Components are walked one by one: while the prefix exists, a symlink is
+ * spliced in (at most SBX_MAXLINKS times, then ELOOP) and ".." goes to the
+ * physical parent; from the first component that does not exist on, the
+ * rest is kept lexically.  This is what the kernel would resolve if the
+ * missing tail were created as plain directories.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "policy.h"
+
+#define SBX_MAXLINKS 40
+
+struct walk {
+	char out[PATH_MAX];	/* resolved so far, absolute */
+	size_t len;
+	char todo[PATH_MAX * 2];/* remaining components, '/'-separated */
+	int exists;		/* the prefix in out exists */
+	int links;
+};
+
+static int expand_input(const char *in, const char *base, const char *home,
+			char *buf, size_t bufsz)
+{
+	int n;
+
+	if (in[0] == '~' && (in[1] == '/' || in[1] == '\0')) {
+		if (!home || home[0] != '/')
+			return errno = EINVAL, -1;
+		n = snprintf(buf, bufsz, "%s/%s", home, in + 1);
+	} else if (in[0] == '/') {
+		n = snprintf(buf, bufsz, "%s", in);
+	} else {
+		if (!base || base[0] != '/')
+			return errno = EINVAL, -1;
+		n = snprintf(buf, bufsz, "%s/%s", base, in);
+	}
+	if (n < 0 || (size_t)n >= bufsz)
+		return errno = ENAMETOOLONG, -1;
+	return 0;
+}
+
+static void go_parent(struct walk *w)
+{
+	while (w->len > 1 && w->out[w->len - 1] != '/')
+		w->len--;
+	if (w->len > 1)
+		w->len--;
+	w->out[w->len] = '\0';
+}
+
+/* Splice the target of the symlink at w->out + "/" + comp in front of the
+ * remaining components. */
+static int splice_link(struct walk *w, const char *rest)
+{
+	char target[PATH_MAX], next[PATH_MAX * 2];
+	ssize_t n = readlink(w->out, target, sizeof(target) - 1);
+	int m;
+
+	if (n < 0)
+		return -1;
+	target[n] = '\0';
+	if (++w->links > SBX_MAXLINKS)
+		return errno = ELOOP, -1;
+	go_parent(w);
+	if (target[0] == '/') {
+		w->len = 1;
+		w->out[0] = '/';
+		w->out[1] = '\0';
+	}
+	m = snprintf(next, sizeof(next), "%s%s%s", target,
+		     *rest ? "/" : "", rest);
+	if (m < 0 || (size_t)m >= sizeof(next))
+		return errno = ENAMETOOLONG, -1;
+	memcpy(w->todo, next, (size_t)m + 1);
+	return 0;
+}
+
+static int append(struct walk *w, const char *c, size_t n)
+{
+	if (w->len + n + 2 > sizeof(w->out))
+		return errno = ENAMETOOLONG, -1;
+	if (w->len > 1)
+		w->out[w->len++] = '/';
+	memcpy(w->out + w->len, c, n);
+	w->len += n;
+	w->out[w->len] = '\0';
+	return 0;
+}
+
+/* Take one component off w->todo and apply it. */
+static int step(struct walk *w)
+{
+	char *p = w->todo, comp[NAME_MAX + 1], rest[PATH_MAX * 2];
+	size_t n;
+	struct stat st;
+
+	while (*p == '/')
+		p++;
+	n = strcspn(p, "/");
+	if (n > NAME_MAX)
+		return errno = ENAMETOOLONG, -1;
+	memcpy(comp, p, n);
+	comp[n] = '\0';
+	p += n;
+	while (*p == '/')
+		p++;
+	memmove(rest, p, strlen(p) + 1);
+	memcpy(w->todo, rest, strlen(rest) + 1);
+	if (n == 0 || (n == 1 && comp[0] == '.'))
+		return 0;
+	if (n == 2 && comp[0] == '.' && comp[1] == '.') {
+		go_parent(w);
+		return 0;
+	}
+	if (append(w, comp, n) < 0)
+		return -1;
+	if (!w->exists || lstat(w->out, &st) < 0) {
+		w->exists = 0;
+		return 0;
+	}
+	if (S_ISLNK(st.st_mode))
+		return splice_link(w, rest);
+	return 0;
+}
+
+int sbx_path_norm(const char *in, const char *base, const char *home,
+		  int resolve, char *out, size_t outsz)
+{
+	struct walk w;
+	char buf[PATH_MAX * 2];
+
+	if (!in || !*in)
+		return errno = EINVAL, -1;
+	if (expand_input(in, base, home, buf, sizeof(buf)) < 0)
+		return -1;
+	if (!resolve)
+		return sbx_path_lex(buf, NULL, out, outsz);
+	w.len = 1;
+	w.out[0] = '/';
+	w.out[1] = '\0';
+	w.exists = 1;
+	w.links = 0;
+	memcpy(w.todo, buf, strlen(buf) + 1);
+	while (w.todo[0] != '\0')
+		if (step(&w) < 0)
+			return -1;
+	if (w.len + 1 > outsz)
+		return errno = ENAMETOOLONG, -1;
+	memcpy(out, w.out, w.len + 1);
+	return 0;
+}

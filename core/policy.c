@@ -1,0 +1,549 @@
+/*
+ * policy.c - building the in-memory policy and answering questions about
+ * it.  Pure: no printing, no exit(); errors go to struct sbx_err and
+ * warnings are collected in p->warnings for the caller to print.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+
+static int fail(struct sbx_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int fail(struct sbx_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* Grow an array of n elements of size sz to hold one more. */
+static int grow(void **v, size_t *cap, size_t n, size_t sz)
+{
+	size_t nc;
+	void *nv;
+
+	if (n < *cap)
+		return 0;
+	nc = *cap ? *cap * 2 : 8;
+	nv = realloc(*v, nc * sz);
+	if (!nv)
+		return -1;
+	*v = nv;
+	*cap = nc;
+	return 0;
+}
+
+void sbx_policy_init(struct sbx_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->net = SBX_NET_OFF;
+	p->fallback = SBX_FALLBACK_DENY;
+	p->kmode = SBX_KMODE_AUTO;
+}
+
+static void strv_free(struct sbx_strv *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		free(v->v[i]);
+	free(v->v);
+	free(v->src);
+	memset(v, 0, sizeof(*v));
+}
+
+static void rule_free(struct sbx_path_rule *r)
+{
+	free(r->root);
+	for (size_t i = 0; i < r->nsuffixes; i++)
+		free(r->suffixes[i]);
+}
+
+static void exec_free(struct sbx_exec_rule *e)
+{
+	free(e->program);
+	free(e->reason);
+	for (size_t i = 0; i < e->nargs; i++)
+		free(e->args[i]);
+}
+
+void sbx_policy_free(struct sbx_policy *p)
+{
+	for (size_t i = 0; i < p->nrules; i++)
+		rule_free(&p->rules[i]);
+	free(p->rules);
+	for (size_t i = 0; i < p->nexec; i++)
+		exec_free(&p->exec[i]);
+	free(p->exec);
+	for (size_t i = 0; i < p->nallow; i++) {
+		free(p->allow[i].text);
+		free(p->allow[i].host);
+	}
+	free(p->allow);
+	strv_free(&p->protect);
+	strv_free(&p->unix_sockets);
+	strv_free(&p->env_keep);
+	strv_free(&p->env_drop);
+	strv_free(&p->warnings);
+	free(p->profile);
+	free(p->project);
+	free(p->home);
+	free(p->cache_dir);
+	for (size_t i = 0; i < p->npool; i++)
+		free(p->pool[i]);
+	free(p->pool);
+	memset(p, 0, sizeof(*p));
+}
+
+const char *sbx_policy_intern(struct sbx_policy *p, const char *s)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < p->npool; i++)
+		if (strcmp(p->pool[i], s) == 0)
+			return p->pool[i];
+	if (grow((void **)&p->pool, &p->cappool, p->npool, sizeof(char *)) < 0)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		return NULL;
+	p->pool[p->npool++] = d;
+	return d;
+}
+
+int sbx_strv_add(struct sbx_policy *p, struct sbx_strv *v, const char *s,
+		 struct sbx_src src)
+{
+	size_t cap = v->cap;
+	char *d;
+
+	if (grow((void **)&v->v, &cap, v->n, sizeof(char *)) < 0)
+		return -1;
+	if (cap != v->cap) {
+		struct sbx_src *ns = realloc(v->src, cap * sizeof(*ns));
+
+		if (!ns)
+			return -1;
+		v->src = ns;
+		v->cap = cap;
+	}
+	d = strdup(s);
+	if (!d)
+		return -1;
+	src.file = sbx_policy_intern(p, src.file);
+	v->v[v->n] = d;
+	v->src[v->n++] = src;
+	return 0;
+}
+
+void sbx_policy_warn(struct sbx_policy *p, struct sbx_src src,
+		     const char *fmt, ...)
+{
+	char msg[1024], line[1200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (src.file && src.line > 0)
+		snprintf(line, sizeof(line), "%s:%d: %s", src.file, src.line, msg);
+	else if (src.file)
+		snprintf(line, sizeof(line), "%s: %s", src.file, msg);
+	else
+		snprintf(line, sizeof(line), "%s", msg);
+	sbx_strv_add(p, &p->warnings, line, (struct sbx_src){ 0 });
+}
+
+/* ------------------------------------------------------------ parsing */
+
+int sbx_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned shift = 0;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
+	default: break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end != '\0' || (shift && v > (UINT64_MAX >> shift)))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+int sbx_parse_pmode(const char *s, enum sbx_pmode *out)
+{
+	if (strcmp(s, "rw") == 0)
+		*out = SBX_RW;
+	else if (strcmp(s, "ro") == 0)
+		*out = SBX_RO;
+	else if (strcmp(s, "hide") == 0)
+		*out = SBX_HIDE;
+	else
+		return -1;
+	return 0;
+}
+
+const char *sbx_pmode_name(enum sbx_pmode m)
+{
+	switch (m) {
+	case SBX_RW: return "rw";
+	case SBX_RO: return "ro";
+	case SBX_HIDE: return "hide";
+	}
+	return "?";
+}
+
+int sbx_parse_net(const char *s, enum sbx_net *out)
+{
+	if (strcmp(s, "off") == 0)
+		*out = SBX_NET_OFF;
+	else if (strcmp(s, "loopback") == 0)
+		*out = SBX_NET_LOOPBACK;
+	else if (strcmp(s, "on") == 0)
+		*out = SBX_NET_ON;
+	else if (strcmp(s, "filtered") == 0 || strcmp(s, "allow") == 0)
+		*out = SBX_NET_FILTERED;
+	else
+		return -1;
+	return 0;
+}
+
+const char *sbx_net_name(enum sbx_net n)
+{
+	switch (n) {
+	case SBX_NET_OFF: return "off";
+	case SBX_NET_LOOPBACK: return "loopback";
+	case SBX_NET_ON: return "on";
+	case SBX_NET_FILTERED: return "filtered";
+	}
+	return "?";
+}
+
+/* ------------------------------------------------------------ rules */
+
+struct sbx_path_rule *sbx_policy_last_rule(struct sbx_policy *p)
+{
+	return p->nrules ? &p->rules[p->nrules - 1] : NULL;
+}
+
+static struct sbx_path_rule *find_root(struct sbx_policy *p, const char *root)
+{
+	for (size_t i = 0; i < p->nrules; i++)
+		if (strcmp(p->rules[i].root, root) == 0)
+			return &p->rules[i];
+	return NULL;
+}
+
+/*
+ * A rule for a root that already has one replaces it when it comes from a
+ * later tier (a different file): later tiers override.  Within one file
+ * the stronger mode wins (hide > ro > rw).  A hidden root is only lifted
+ * by a command-line flag.  Returns 1 when the new rule was dropped.
+ */
+static int merge_same_root(struct sbx_policy *p, struct sbx_path_rule *old,
+			   enum sbx_pmode mode, unsigned flags,
+			   struct sbx_src src)
+{
+	if (old->mode == SBX_HIDE && mode != SBX_HIDE && !(flags & SBX_RF_FLAG)) {
+		sbx_policy_warn(p, src, "'%s' is hidden by %s:%d; a conf file "
+				"cannot lift that (use --allow-read or "
+				"--allow-write)", old->root,
+				old->src.file ? old->src.file : "?",
+				old->src.line);
+		return 1;
+	}
+	if (old->src.file == src.file && mode < old->mode)
+		return 1;
+	rule_free(old);
+	memset(old, 0, sizeof(*old));
+	return 0;
+}
+
+int sbx_policy_add_path(struct sbx_policy *p, const char *root,
+			enum sbx_pmode mode, unsigned flags,
+			struct sbx_src src, struct sbx_err *err)
+{
+	char norm[PATH_MAX];
+	struct sbx_path_rule *r;
+
+	if (sbx_path_norm(root, p->project, p->home, 1, norm, sizeof(norm)) < 0)
+		return fail(err, "bad path '%s': %s", root, strerror(errno));
+	src.file = sbx_policy_intern(p, src.file);
+	r = find_root(p, norm);
+	if (r && merge_same_root(p, r, mode, flags, src))
+		return 0;
+	if (!r) {
+		if (grow((void **)&p->rules, &p->caprules, p->nrules,
+			 sizeof(*r)) < 0)
+			return fail(err, "out of memory");
+		r = &p->rules[p->nrules++];
+		memset(r, 0, sizeof(*r));
+	} else if (r != &p->rules[p->nrules - 1]) {
+		/* keep "last added" meaning the rule just set */
+		struct sbx_path_rule tmp = p->rules[p->nrules - 1];
+
+		p->rules[p->nrules - 1] = *r;
+		*r = tmp;
+		r = &p->rules[p->nrules - 1];
+	}
+	r->root = strdup(norm);
+	if (!r->root)
+		return fail(err, "out of memory");
+	r->rootlen = strlen(norm);
+	r->mode = mode;
+	r->flags = flags;
+	r->src = src;
+	return 0;
+}
+
+int sbx_policy_remove_path(struct sbx_policy *p, const char *root)
+{
+	char norm[PATH_MAX];
+	struct sbx_path_rule *r;
+
+	if (sbx_path_norm(root, p->project, p->home, 1, norm, sizeof(norm)) < 0)
+		return -1;
+	r = find_root(p, norm);
+	if (!r)
+		return -1;
+	rule_free(r);
+	*r = p->rules[--p->nrules];
+	return 0;
+}
+
+int sbx_policy_add_exec(struct sbx_policy *p, const char *program,
+			const char *const *args, size_t nargs,
+			const char *reason, struct sbx_src src,
+			struct sbx_err *err)
+{
+	struct sbx_exec_rule *e;
+
+	if (nargs > SBX_MAX_EXEC_ARGS)
+		return fail(err, "at most %d args patterns per exec rule",
+			    SBX_MAX_EXEC_ARGS);
+	if (grow((void **)&p->exec, &p->capexec, p->nexec, sizeof(*e)) < 0)
+		return fail(err, "out of memory");
+	e = &p->exec[p->nexec];
+	memset(e, 0, sizeof(*e));
+	e->program = strdup(program);
+	e->reason = strdup(reason ? reason : "denied by the sandbox policy");
+	for (size_t i = 0; i < nargs; i++)
+		e->args[e->nargs++] = strdup(args[i]);
+	e->src = src;
+	e->src.file = sbx_policy_intern(p, src.file);
+	p->nexec++;
+	return 0;
+}
+
+/* ------------------------------------------------------------ finishing */
+
+static int is_system_dir(const char *d)
+{
+	static const char *const sys[] = {
+		"/", "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32",
+		"/lib64", "/proc", "/root", "/run", "/sbin", "/sys", "/usr",
+		"/var", "/home", "/opt", "/srv", "/tmp", "/mnt", "/media",
+	};
+	for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
+		if (strcmp(d, sys[i]) == 0)
+			return 1;
+	return strncmp(d, "/usr/", 5) == 0 || strncmp(d, "/etc/", 5) == 0 ||
+	       strncmp(d, "/proc/", 6) == 0 || strncmp(d, "/sys/", 5) == 0;
+}
+
+static int check_project(const struct sbx_policy *p, struct sbx_err *err)
+{
+	if (!p->project)
+		return fail(err, "no project directory");
+	if (p->allow_unsafe_project)
+		return 0;
+	if (is_system_dir(p->project))
+		return fail(err, "refusing to make '%s' the writable project: "
+			    "it is a system directory (run from your project, "
+			    "use --workdir, or force with --unsafe-project)",
+			    p->project);
+	if (p->home && strcmp(p->project, p->home) == 0)
+		return fail(err, "refusing to make your home directory '%s' "
+			    "the writable project (run from a project "
+			    "directory, or force with --unsafe-project)",
+			    p->project);
+	return 0;
+}
+
+static int add_protect(struct sbx_policy *p, struct sbx_err *err)
+{
+	for (size_t i = 0; i < p->protect.n; i++) {
+		const char *e = p->protect.v[i];
+		struct sbx_path_rule *r;
+
+		if (sbx_policy_add_path(p, e, SBX_RO, SBX_RF_PROTECT,
+					p->protect.src[i], err) < 0)
+			return -1;
+		r = sbx_policy_last_rule(p);
+		/* A hide of the same root stays a hide. */
+		if (r && r->mode == SBX_RO)
+			r->flags |= SBX_RF_PROTECT;
+	}
+	return 0;
+}
+
+/* Conf rules under a hidden root would lift the hide: drop them. */
+static void drop_unhiding(struct sbx_policy *p)
+{
+	for (size_t i = 0; i < p->nrules; i++) {
+		struct sbx_path_rule *r = &p->rules[i];
+		int lifted = 0;
+
+		if (r->mode == SBX_HIDE || (r->flags & (SBX_RF_FLAG |
+		    SBX_RF_PROJECT | SBX_RF_TMP)))
+			continue;
+		for (size_t j = 0; j < p->nrules && !lifted; j++) {
+			const struct sbx_path_rule *h = &p->rules[j];
+
+			lifted = h->mode == SBX_HIDE && h->rootlen < r->rootlen &&
+				 sbx_path_within(r->root, h->root, h->rootlen);
+			if (lifted)
+				sbx_policy_warn(p, r->src, "'%s' is inside "
+					"hidden '%s' (%s:%d); ignored (a "
+					"command-line flag can lift a hide)",
+					r->root, h->root,
+					h->src.file ? h->src.file : "?",
+					h->src.line);
+		}
+		if (lifted) {
+			rule_free(r);
+			*r = p->rules[--p->nrules];
+			i--;
+		}
+	}
+}
+
+int sbx_policy_finish(struct sbx_policy *p, struct sbx_err *err)
+{
+	struct sbx_src bi = { "built-in", 0 };
+
+	if (check_project(p, err) < 0)
+		return -1;
+	if (!find_root(p, p->project) &&
+	    sbx_policy_add_path(p, p->project, SBX_RW, SBX_RF_PROJECT, bi,
+				err) < 0)
+		return -1;
+	else
+		find_root(p, p->project)->flags |= SBX_RF_PROJECT;
+	if (!find_root(p, "/tmp") &&
+	    sbx_policy_add_path(p, "/tmp", SBX_RW, SBX_RF_TMP, bi, err) < 0)
+		return -1;
+	find_root(p, "/tmp")->flags |= SBX_RF_TMP;
+	if (p->redirect_caches && p->cache_dir &&
+	    sbx_policy_add_path(p, p->cache_dir, SBX_RW, 0,
+				(struct sbx_src){ "build profile cache", 0 },
+				err) < 0)
+		return -1;
+	if (add_protect(p, err) < 0)
+		return -1;
+	drop_unhiding(p);
+	if (p->net == SBX_NET_FILTERED && p->nallow == 0)
+		return fail(err, "network allow-list is empty: use "
+			    "network.mode = \"off\" or add entries");
+	return 0;
+}
+
+/* ------------------------------------------------------------ decisions */
+
+const struct sbx_path_rule *sbx_policy_match(const struct sbx_policy *p,
+					     const char *path)
+{
+	const struct sbx_path_rule *best = NULL;
+
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct sbx_path_rule *r = &p->rules[i];
+
+		if (!sbx_path_within(path, r->root, r->rootlen))
+			continue;
+		if (!best || r->rootlen > best->rootlen ||
+		    (r->rootlen == best->rootlen && r->mode > best->mode))
+			best = r;
+	}
+	return best;
+}
+
+struct sbx_decision sbx_policy_decide(const struct sbx_policy *p,
+				      const char *path, enum sbx_op op,
+				      int64_t size)
+{
+	struct sbx_decision d = { SBX_ALLOW, sbx_policy_match(p, path) };
+	const struct sbx_path_rule *r = d.rule;
+
+	if (!r)
+		d.verdict = SBX_DENY_NOTCOVERED;
+	else if (r->mode == SBX_HIDE)
+		d.verdict = SBX_DENY_HIDDEN;
+	else if (op == SBX_OP_WRITE && r->mode == SBX_RO)
+		d.verdict = SBX_DENY_READONLY;
+	else if (op == SBX_OP_WRITE &&
+		 !sbx_suffix_ok(path, r->suffixes, r->nsuffixes))
+		d.verdict = SBX_DENY_SUFFIX;
+	else if (r->max_file_bytes && size >= 0 &&
+		 (uint64_t)size > r->max_file_bytes)
+		d.verdict = SBX_DENY_SIZE;
+	return d;
+}
+
+const struct sbx_exec_rule *sbx_policy_exec(const struct sbx_policy *p,
+					    const char *path,
+					    const char *const *argv)
+{
+	for (size_t i = 0; i < p->nexec; i++) {
+		const struct sbx_exec_rule *e = &p->exec[i];
+
+		if (sbx_exec_match(e->program, (const char *const *)e->args,
+				   e->nargs, path, (char *const *)argv))
+			return e;
+	}
+	return NULL;
+}
+
+static int any_glob(const struct sbx_strv *v, const char *name)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (sbx_glob(v->v[i], name))
+			return 1;
+	return 0;
+}
+
+int sbx_policy_env_pass(const struct sbx_policy *p, const char *var)
+{
+	char name[256];
+	size_t n = strcspn(var, "=");
+
+	if (n >= sizeof(name))
+		return 0;
+	memcpy(name, var, n);
+	name[n] = '\0';
+	if (any_glob(&p->env_keep, name))
+		return 1;
+	return !any_glob(&p->env_drop, name);
+}

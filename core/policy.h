@@ -1,0 +1,234 @@
+/*
+ * policy.h - the sbxrun policy engine: one in-memory policy, built by the
+ * conf loader and the command line, read by the kernel backends, the query
+ * API and (after compilation, see cpol.h) by the shim.
+ *
+ * The engine is pure: no printing, no exit(), no environment reads except
+ * where a function says so.  Errors come back as -1 with a message in a
+ * caller-supplied buffer (struct sbx_err).
+ */
+#ifndef SBX_POLICY_H
+#define SBX_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "match.h"
+
+/* Path rule modes.  The numeric order is the tie-break order at equal root
+ * length: a larger value wins (hide > ro > rw). */
+enum sbx_pmode {
+	SBX_RW = 1,
+	SBX_RO = 2,
+	SBX_HIDE = 3,
+};
+
+/* Where a rule came from: the conf file (or "--flag"/"built-in") and line. */
+struct sbx_src {
+	const char *file;	/* interned in the policy's string pool */
+	int line;
+};
+
+/* Rule flags. */
+#define SBX_RF_PROTECT	0x1u	/* came from a protect entry */
+#define SBX_RF_PROJECT	0x2u	/* the project directory itself */
+#define SBX_RF_FLAG	0x4u	/* set on the command line */
+#define SBX_RF_TMP	0x8u	/* the private /tmp */
+#define SBX_RF_SECRET	0x10u	/* a hidden secret (for messages) */
+
+#define SBX_MAX_SUFFIXES 16
+
+struct sbx_path_rule {
+	char *root;		/* absolute, normalised, no trailing slash
+				 * except for "/" itself */
+	size_t rootlen;
+	enum sbx_pmode mode;
+	unsigned flags;
+	char *suffixes[SBX_MAX_SUFFIXES];	/* allowed endings, e.g. ".md" */
+	size_t nsuffixes;
+	uint64_t max_file_bytes;	/* 0: no limit */
+	struct sbx_src src;
+};
+
+/* An exec deny rule: program is an fnmatch(3) pattern matched against the
+ * basename of argv[0] and of the resolved path, or against the full path
+ * when it contains a '/'.  Every pattern in args must match at least one
+ * of argv[1..].  With no args the program alone decides. */
+#define SBX_MAX_EXEC_ARGS 8
+struct sbx_exec_rule {
+	char *program;
+	char *args[SBX_MAX_EXEC_ARGS];
+	size_t nargs;
+	char *reason;
+	struct sbx_src src;
+};
+
+enum sbx_net {
+	SBX_NET_OFF = 0,
+	SBX_NET_LOOPBACK = 1,
+	SBX_NET_ON = 2,
+	SBX_NET_FILTERED = 3,	/* allow-list; enforcement not available yet */
+};
+
+/* One parsed network allow-list entry. */
+struct sbx_net_allow {
+	char *text;		/* as written */
+	char *host;		/* "example.com", "*.github.com", or an address */
+	int is_cidr;
+	int prefix;		/* CIDR prefix length when is_cidr */
+	uint16_t port;		/* 0: any */
+	struct sbx_src src;
+};
+
+enum sbx_fallback {
+	SBX_FALLBACK_DENY = 0,
+	SBX_FALLBACK_WARN = 1,
+};
+
+enum sbx_kmode {
+	SBX_KMODE_AUTO = 0,
+	SBX_KMODE_FULL = 1,
+	SBX_KMODE_LANDLOCK = 2,	/* landlock-only */
+};
+
+struct sbx_limits {
+	uint64_t timeout;	/* seconds, 0 = none */
+	uint64_t cpu;		/* seconds, 0 = none */
+	uint64_t memory;	/* bytes of address space, 0 = none */
+	uint64_t nofile;
+	uint64_t nproc;
+	uint64_t fsize;		/* bytes, 0 = none */
+};
+
+/* A growable array of strings with a source per entry. */
+struct sbx_strv {
+	char **v;
+	struct sbx_src *src;
+	size_t n, cap;
+};
+
+struct sbx_policy {
+	struct sbx_path_rule *rules;
+	size_t nrules, caprules;
+
+	struct sbx_strv protect;	/* as written; resolved into rules by
+					 * sbx_policy_finish() */
+	struct sbx_exec_rule *exec;
+	size_t nexec, capexec;
+
+	enum sbx_net net;
+	struct sbx_src net_src;
+	struct sbx_net_allow *allow;
+	size_t nallow, capallow;
+	struct sbx_strv unix_sockets;	/* allowed pathname sockets */
+
+	struct sbx_strv env_keep, env_drop;	/* fnmatch patterns */
+	struct sbx_limits limits;
+	enum sbx_fallback fallback;
+	enum sbx_kmode kmode;
+	char *profile;		/* name of the profile in force */
+
+	char *project;		/* realpath of the project directory */
+	char *home;		/* $HOME, normalised */
+	char *cache_dir;	/* per-project cache dir (build profile) or NULL */
+	int redirect_caches;	/* build profile: point cache vars at cache_dir */
+	int allow_unsafe_project;	/* --force: / or $HOME as project */
+	struct sbx_strv warnings;	/* "file:line: text" */
+	int quiet;		/* no explanations on stderr */
+	int explain_to_report_only;
+
+	/* interned strings (file names) live here */
+	char **pool;
+	size_t npool, cappool;
+};
+
+/* Error carrier.  msg is always NUL-terminated. */
+struct sbx_err {
+	char msg[1024];
+};
+
+/* Decision for one path and operation. */
+enum sbx_op {
+	SBX_OP_READ = 1,
+	SBX_OP_WRITE = 2,	/* includes create, remove, rename into */
+	SBX_OP_EXEC = 3,
+};
+
+enum sbx_verdict {
+	SBX_ALLOW = 0,
+	SBX_DENY_HIDDEN = 1,	/* path is hidden */
+	SBX_DENY_READONLY = 2,	/* write to a read-only path */
+	SBX_DENY_SUFFIX = 3,	/* suffix not allowed under its root */
+	SBX_DENY_SIZE = 4,	/* over max_file_bytes */
+	SBX_DENY_NOTCOVERED = 5,/* no rule covers it (strict profiles) */
+};
+
+struct sbx_decision {
+	enum sbx_verdict verdict;
+	const struct sbx_path_rule *rule;	/* the deciding rule or NULL */
+};
+
+/* Lifecycle */
+void sbx_policy_init(struct sbx_policy *p);
+void sbx_policy_free(struct sbx_policy *p);
+const char *sbx_policy_intern(struct sbx_policy *p, const char *s);
+
+/* Path normalisation (path.c).  Returns 0 and writes a NUL-terminated
+ * absolute path into out (size outsz), or -1 with errno (ENAMETOOLONG,
+ * EINVAL).  '~' and '~/' expand to home; a relative path is taken
+ * relative to base.  "." and ".." are applied lexically, repeated slashes
+ * collapse.  With resolve != 0 symlinks are resolved for the longest
+ * existing prefix and the non-existent tail is kept lexically. */
+int sbx_path_norm(const char *in, const char *base, const char *home,
+		  int resolve, char *out, size_t outsz);
+/* Lexical only, in place-safe, no allocation, no syscalls; for the shim. */
+int sbx_path_lex(const char *in, const char *base, char *out, size_t outsz);
+/* Is path equal to root or below it?  Both normalised. */
+int sbx_path_within(const char *path, const char *root, size_t rootlen);
+
+/* Building */
+int sbx_policy_add_path(struct sbx_policy *p, const char *root,
+			enum sbx_pmode mode, unsigned flags,
+			struct sbx_src src, struct sbx_err *err);
+struct sbx_path_rule *sbx_policy_last_rule(struct sbx_policy *p);
+int sbx_policy_remove_path(struct sbx_policy *p, const char *root);
+int sbx_policy_add_exec(struct sbx_policy *p, const char *program,
+			const char *const *args, size_t nargs,
+			const char *reason, struct sbx_src src,
+			struct sbx_err *err);
+int sbx_policy_add_allow(struct sbx_policy *p, const char *entry,
+			 struct sbx_src src, struct sbx_err *err);
+int sbx_strv_add(struct sbx_policy *p, struct sbx_strv *v, const char *s,
+		 struct sbx_src src);
+int sbx_parse_size(const char *s, uint64_t *out);
+int sbx_parse_pmode(const char *s, enum sbx_pmode *out);
+int sbx_parse_net(const char *s, enum sbx_net *out);
+const char *sbx_pmode_name(enum sbx_pmode m);
+const char *sbx_net_name(enum sbx_net n);
+
+/* After all tiers are merged: resolve protect entries against the project,
+ * add the project and /tmp rules, sort nothing (lookup is linear by
+ * design: rules are few), validate.  Returns -1 on error. */
+int sbx_policy_finish(struct sbx_policy *p, struct sbx_err *err);
+
+/* Decisions.  path must already be normalised (sbx_path_norm). */
+const struct sbx_path_rule *sbx_policy_match(const struct sbx_policy *p,
+					     const char *path);
+struct sbx_decision sbx_policy_decide(const struct sbx_policy *p,
+				      const char *path, enum sbx_op op,
+				      int64_t size);
+
+/* Exec check: returns the deciding rule or NULL. */
+const struct sbx_exec_rule *sbx_policy_exec(const struct sbx_policy *p,
+					    const char *path,
+					    const char *const *argv);
+
+/* Environment: should this variable (NAME=value or NAME) be passed? */
+int sbx_policy_env_pass(const struct sbx_policy *p, const char *name);
+
+/* Warnings collected while building (ignored rules and the like); the
+ * caller prints them. */
+void sbx_policy_warn(struct sbx_policy *p, struct sbx_src src,
+		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

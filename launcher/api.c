@@ -1,0 +1,313 @@
+/*
+ * api.c - libsbx: loading the policy and answering questions about it
+ * (include/sbx.h).  sbx_run() lives in run.c.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "explain.h"
+
+static void seterr(char *buf, size_t len, const char *msg)
+{
+	if (buf && len)
+		snprintf(buf, len, "%s", msg);
+}
+
+int sbx_open(sbx_t **out, const struct sbx_opts *o, char *errbuf,
+	     size_t errlen)
+{
+	struct sbx_err err = { "" };
+	sbx_t *s = calloc(1, sizeof(*s));
+	int rc = SBX_E_CONF;
+
+	*out = NULL;
+	if (!s) {
+		seterr(errbuf, errlen, "out of memory");
+		return SBX_E_NOMEM;
+	}
+	sbx_policy_init(&s->pol);
+	s->mode = o ? (enum sbx_kmode)o->mode : SBX_KMODE_AUTO;
+	s->pol.kmode = s->mode;
+	if (sbx_locs_init(&s->locs, o, &err) < 0 ||
+	    sbx_conf_load(&s->pol, &s->locs, o, &err) < 0)
+		goto fail;
+	for (size_t i = 0; o && o->overrides && o->overrides[i]; i++)
+		if (sbx_conf_override(&s->pol, o->overrides[i], &err) < 0)
+			goto fail;
+	s->pol.allow_unsafe_project = o && (o->flags & SBX_OPT_UNSAFE_PROJECT);
+	s->pol.quiet = o && (o->flags & SBX_OPT_QUIET);
+	if (sbx_policy_finish(&s->pol, &err) < 0)
+		goto fail;
+	*out = s;
+	return SBX_OK;
+fail:
+	seterr(errbuf, errlen, err.msg);
+	sbx_close(s);
+	return rc;
+}
+
+void sbx_close(sbx_t *s)
+{
+	if (!s)
+		return;
+	sbx_policy_free(&s->pol);
+	free(s);
+}
+
+const char *sbx_warning(const sbx_t *s, size_t i)
+{
+	return s && i < s->pol.warnings.n ? s->pol.warnings.v[i] : NULL;
+}
+
+int sbx_resolve(sbx_t *s, const char *path, char *out, size_t outsz)
+{
+	if (!s || !path || !out)
+		return SBX_E_ARG;
+	if (sbx_path_norm(path, s->pol.project, s->pol.home, 1, out, outsz) < 0)
+		return SBX_E_ARG;
+	return SBX_OK;
+}
+
+static const char *verdict_word(enum sbx_verdict v)
+{
+	switch (v) {
+	case SBX_ALLOW: return "allowed";
+	case SBX_DENY_HIDDEN: return "hidden";
+	case SBX_DENY_READONLY: return "read-only";
+	case SBX_DENY_SUFFIX: return "suffix";
+	case SBX_DENY_SIZE: return "size";
+	case SBX_DENY_NOTCOVERED: return "not-covered";
+	}
+	return "?";
+}
+
+static void fill_rule(struct sbx_answer *a, const struct sbx_path_rule *r)
+{
+	if (!r)
+		return;
+	snprintf(a->rule, sizeof(a->rule), "%s", r->root);
+	snprintf(a->mode, sizeof(a->mode), "%s", sbx_pmode_name(r->mode));
+	sbx_src_format(a->source, sizeof(a->source), r->src);
+}
+
+int sbx_check(sbx_t *s, const char *path, enum sbx_access acc, int64_t size,
+	      struct sbx_answer *a)
+{
+	struct sbx_decision d;
+	struct stat st;
+	enum sbx_op op = acc == SBX_ACCESS_WRITE ? SBX_OP_WRITE :
+			 acc == SBX_ACCESS_EXEC ? SBX_OP_EXEC : SBX_OP_READ;
+
+	if (!s || !path || !a)
+		return SBX_E_ARG;
+	memset(a, 0, sizeof(*a));
+	if (sbx_resolve(s, path, a->path, sizeof(a->path)) != SBX_OK)
+		return SBX_E_ARG;
+	if (size < 0 && stat(a->path, &st) == 0 && S_ISREG(st.st_mode))
+		size = st.st_size;
+	d = sbx_policy_decide(&s->pol, a->path, op, size);
+	a->allowed = d.verdict == SBX_ALLOW;
+	snprintf(a->verdict, sizeof(a->verdict), "%s", verdict_word(d.verdict));
+	fill_rule(a, d.rule);
+	sbx_explain_path(a->reason, sizeof(a->reason), &s->pol, path,
+			 a->path, op, d, size);
+	return SBX_OK;
+}
+
+int sbx_check_exec(sbx_t *s, char *const argv[], struct sbx_answer *a)
+{
+	const struct sbx_exec_rule *e;
+
+	if (!s || !argv || !argv[0] || !a)
+		return SBX_E_ARG;
+	memset(a, 0, sizeof(*a));
+	snprintf(a->path, sizeof(a->path), "%s", argv[0]);
+	e = sbx_policy_exec(&s->pol, argv[0], (const char *const *)argv);
+	a->allowed = e == NULL;
+	snprintf(a->verdict, sizeof(a->verdict), "%s",
+		 e ? "exec-denied" : "allowed");
+	if (e) {
+		snprintf(a->rule, sizeof(a->rule), "%s", e->program);
+		sbx_src_format(a->source, sizeof(a->source), e->src);
+		snprintf(a->reason, sizeof(a->reason),
+			 "sbxrun: refused to run '%s': %s", argv[0], e->reason);
+	}
+	return SBX_OK;
+}
+
+/* ------------------------------------------------------------ file ops */
+
+int sbx_read_file(sbx_t *s, const char *path, size_t max, char **data,
+		  size_t *len, struct sbx_answer *ans)
+{
+	struct sbx_answer tmp, *a = ans ? ans : &tmp;
+	char *buf;
+	ssize_t n;
+	size_t got = 0;
+	int fd, rc = sbx_check(s, path, SBX_ACCESS_READ, -1, a);
+
+	if (rc != SBX_OK)
+		return rc;
+	if (!a->allowed)
+		return SBX_E_DENIED;
+	fd = open(a->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return SBX_E_IO;
+	buf = malloc(max + 1);
+	while (buf && got < max && (n = read(fd, buf + got, max - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	if (!buf)
+		return SBX_E_NOMEM;
+	buf[got] = '\0';
+	*data = buf;
+	*len = got;
+	return SBX_OK;
+}
+
+int sbx_write_file(sbx_t *s, const char *path, const void *data, size_t len,
+		   struct sbx_answer *ans)
+{
+	struct sbx_answer tmp, *a = ans ? ans : &tmp;
+	int fd, rc = sbx_check(s, path, SBX_ACCESS_WRITE, (int64_t)len, a);
+	const char *p = data;
+
+	if (rc != SBX_OK)
+		return rc;
+	if (!a->allowed)
+		return SBX_E_DENIED;
+	/* O_NOFOLLOW: a symlink planted by a sandboxed run must not
+	 * redirect the write (THREATS FS-13). */
+	fd = open(a->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		  0666);
+	if (fd < 0)
+		return SBX_E_IO;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			close(fd);
+			return SBX_E_IO;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return close(fd) < 0 ? SBX_E_IO : SBX_OK;
+}
+
+struct list {
+	char **v;
+	size_t n, cap;
+};
+
+static int list_add(struct list *l, const char *s)
+{
+	if (l->n + 2 > l->cap) {
+		size_t nc = l->cap ? l->cap * 2 : 16;
+		char **nv = realloc(l->v, nc * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		l->v = nv;
+		l->cap = nc;
+	}
+	l->v[l->n] = strdup(s);
+	if (!l->v[l->n])
+		return -1;
+	l->v[++l->n] = NULL;
+	return 0;
+}
+
+static int walk(sbx_t *s, const char *dir, const char *pat, struct list *l,
+		int depth)
+{
+	DIR *d = depth < 64 ? opendir(dir) : NULL;
+	struct dirent *e;
+	char path[PATH_MAX];
+	int rc = 0;
+
+	if (!d)
+		return 0;
+	while (rc == 0 && (e = readdir(d))) {
+		struct sbx_decision dec;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", strcmp(dir, "/") ?
+			     dir : "", e->d_name) >= (int)sizeof(path))
+			continue;
+		dec = sbx_policy_decide(&s->pol, path, SBX_OP_READ, -1);
+		if (dec.verdict == SBX_DENY_HIDDEN ||
+		    dec.verdict == SBX_DENY_NOTCOVERED)
+			continue;
+		if (e->d_type == DT_DIR)
+			rc = walk(s, path, pat, l, depth + 1);
+		else if (!pat || sbx_glob(pat, e->d_name))
+			rc = list_add(l, path);
+	}
+	closedir(d);
+	return rc;
+}
+
+int sbx_list_files(sbx_t *s, const char *dir, const char *pat, char ***list,
+		   size_t *n)
+{
+	struct sbx_answer a;
+	struct list l = { 0 };
+	int rc = sbx_check(s, dir, SBX_ACCESS_READ, -1, &a);
+
+	if (rc != SBX_OK)
+		return rc;
+	if (!a.allowed)
+		return SBX_E_DENIED;
+	if (list_add(&l, "") < 0) {
+		sbx_list_free(l.v);
+		return SBX_E_NOMEM;
+	}
+	free(l.v[0]);
+	l.n = 0;
+	l.v[0] = NULL;
+	if (walk(s, a.path, pat, &l, 0) < 0) {
+		sbx_list_free(l.v);
+		return SBX_E_NOMEM;
+	}
+	*list = l.v;
+	if (n)
+		*n = l.n;
+	return SBX_OK;
+}
+
+void sbx_list_free(char **list)
+{
+	for (size_t i = 0; list && list[i]; i++)
+		free(list[i]);
+	free(list);
+}
+
+const char *sbx_strerror(int st)
+{
+	switch (st) {
+	case SBX_OK: return "ok";
+	case SBX_E_CONF: return "invalid configuration";
+	case SBX_E_KERNEL: return "a required kernel feature is missing";
+	case SBX_E_ARG: return "bad argument";
+	case SBX_E_NOMEM: return "out of memory";
+	case SBX_E_IO: return "input/output error";
+	case SBX_E_DENIED: return "refused by the sandbox policy";
+	case SBX_E_RUN: return "could not start the command";
+	}
+	return "unknown error";
+}
+
+const char *sbx_version(void)
+{
+	return SBX_VERSION;
+}

@@ -1,0 +1,694 @@
+/*
+ * conf.c - profiles and conf files (libconfig syntax, DESIGN 6).
+ *
+ * Precedence, lowest first: profile, system conf, user conf, per-project
+ * conf (stored outside the project, found by the XXH3-64 of its realpath),
+ * the in-repo .sbxrun.conf once trusted, then command-line overrides.
+ * Later tiers override scalars and add to lists.  Every key is checked:
+ * an unknown key or a wrong type is "file:line: problem" and nothing runs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libconfig.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conf.h"
+
+#define MAX_PROFILE_DEPTH 4
+
+static int cfail(struct sbx_err *err, const config_setting_t *s,
+		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int cfail(struct sbx_err *err, const config_setting_t *s,
+		 const char *fmt, ...)
+{
+	char msg[768];
+	const char *file = s ? config_setting_source_file(s) : NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(err->msg, sizeof(err->msg), "%s:%d: %s",
+		 file ? file : "<conf>", s ? config_setting_source_line(s) : 0,
+		 msg);
+	return -1;
+}
+
+static struct sbx_src src_of(const config_setting_t *s)
+{
+	const char *f = config_setting_source_file(s);
+
+	return (struct sbx_src){ f ? f : "<conf>",
+				 (int)config_setting_source_line(s) };
+}
+
+static const char *type_name(int t)
+{
+	switch (t) {
+	case CONFIG_TYPE_GROUP: return "a group { ... }";
+	case CONFIG_TYPE_INT: case CONFIG_TYPE_INT64: return "an integer";
+	case CONFIG_TYPE_FLOAT: return "a number";
+	case CONFIG_TYPE_STRING: return "a string";
+	case CONFIG_TYPE_BOOL: return "true or false";
+	case CONFIG_TYPE_ARRAY: return "an array [ ... ]";
+	case CONFIG_TYPE_LIST: return "a list ( ... )";
+	}
+	return "?";
+}
+
+static int want(const config_setting_t *s, int type, struct sbx_err *err)
+{
+	int t = config_setting_type(s);
+
+	if (t == type || (type == CONFIG_TYPE_INT && t == CONFIG_TYPE_INT64))
+		return 0;
+	/* An empty [] and () are interchangeable for lists of scalars. */
+	if ((type == CONFIG_TYPE_ARRAY || type == CONFIG_TYPE_LIST) &&
+	    (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST) &&
+	    config_setting_length(s) == 0)
+		return 0;
+	return cfail(err, s, "'%s' must be %s, not %s",
+		     config_setting_name(s) ? config_setting_name(s) : "entry",
+		     type_name(type), type_name(t));
+}
+
+/* Each element of an array of strings, through fn. */
+static int each_string(struct sbx_policy *p, const config_setting_t *s,
+		       int (*fn)(struct sbx_policy *, const char *,
+				 const config_setting_t *, void *,
+				 struct sbx_err *),
+		       void *ctx, struct sbx_err *err)
+{
+	if (want(s, CONFIG_TYPE_ARRAY, err) < 0)
+		return -1;
+	for (int i = 0; i < config_setting_length(s); i++) {
+		config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+
+		if (want(e, CONFIG_TYPE_STRING, err) < 0)
+			return -1;
+		if (fn(p, config_setting_get_string(e), e, ctx, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int add_to_strv(struct sbx_policy *p, const char *v,
+		       const config_setting_t *e, void *ctx,
+		       struct sbx_err *err)
+{
+	if (!*v)
+		return cfail(err, e, "empty string");
+	if (sbx_strv_add(p, ctx, v, src_of(e)) < 0)
+		return cfail(err, e, "out of memory");
+	return 0;
+}
+
+/* A size: an integer, or a string such as "8G". */
+static int get_size(const config_setting_t *s, uint64_t *out,
+		    struct sbx_err *err)
+{
+	int t = config_setting_type(s);
+
+	if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
+		long long v = config_setting_get_int64(s);
+
+		if (v < 0)
+			return cfail(err, s, "'%s' must not be negative",
+				     config_setting_name(s));
+		*out = (uint64_t)v;
+		return 0;
+	}
+	if (t == CONFIG_TYPE_STRING &&
+	    sbx_parse_size(config_setting_get_string(s), out) == 0)
+		return 0;
+	return cfail(err, s, "'%s' must be a number of bytes or a size "
+		     "such as \"512M\" or \"8G\"", config_setting_name(s));
+}
+
+/* Member lookup that rejects unknown keys in a group. */
+static int check_keys(const config_setting_t *g, const char *const *keys,
+		      struct sbx_err *err)
+{
+	for (int i = 0; i < config_setting_length(g); i++) {
+		config_setting_t *m = config_setting_get_elem(g, (unsigned)i);
+		const char *name = config_setting_name(m);
+		int ok = 0;
+
+		for (size_t k = 0; keys[k] && !ok; k++)
+			ok = name && strcmp(name, keys[k]) == 0;
+		if (!ok)
+			return cfail(err, m, "unknown key '%s'%s%s",
+				     name ? name : "?",
+				     config_setting_parent(g) ? " in " : "",
+				     config_setting_parent(g) &&
+				     config_setting_name(g) ?
+				     config_setting_name(g) : "");
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ sections */
+
+struct suffix_ctx {
+	struct sbx_path_rule *r;
+};
+
+static int add_suffix(struct sbx_policy *p, const char *v,
+		      const config_setting_t *e, void *ctx,
+		      struct sbx_err *err)
+{
+	struct sbx_path_rule *r = ctx;
+
+	if (r->nsuffixes >= SBX_MAX_SUFFIXES)
+		return cfail(err, e, "at most %d suffixes per path",
+			     SBX_MAX_SUFFIXES);
+	if (!*v || strchr(v, '/'))
+		return cfail(err, e, "bad suffix '%s'", v);
+	r->suffixes[r->nsuffixes] = strdup(v);
+	if (!r->suffixes[r->nsuffixes])
+		return cfail(err, e, "out of memory");
+	r->nsuffixes++;
+	return 0;
+}
+
+static int apply_path(struct sbx_policy *p, const config_setting_t *g,
+		      struct sbx_err *err)
+{
+	static const char *const keys[] = { "root", "mode", "suffixes",
+					    "max_file_bytes", NULL };
+	config_setting_t *root, *mode, *s;
+	enum sbx_pmode m;
+	struct sbx_path_rule *r;
+	struct sbx_err e2;
+
+	if (want(g, CONFIG_TYPE_GROUP, err) < 0 || check_keys(g, keys, err) < 0)
+		return -1;
+	root = config_setting_get_member(g, "root");
+	mode = config_setting_get_member(g, "mode");
+	if (!root || !mode)
+		return cfail(err, g, "a path entry needs root and mode");
+	if (want(root, CONFIG_TYPE_STRING, err) < 0 ||
+	    want(mode, CONFIG_TYPE_STRING, err) < 0)
+		return -1;
+	if (sbx_parse_pmode(config_setting_get_string(mode), &m) < 0)
+		return cfail(err, mode, "mode must be \"rw\", \"ro\" or "
+			     "\"hide\", not \"%s\"",
+			     config_setting_get_string(mode));
+	if (sbx_policy_add_path(p, config_setting_get_string(root), m, 0,
+				src_of(root), &e2) < 0)
+		return cfail(err, root, "%s", e2.msg);
+	r = sbx_policy_last_rule(p);
+	if (!r || strcmp(r->src.file, src_of(root).file) != 0 ||
+	    r->src.line != src_of(root).line)
+		return 0;	/* dropped (cannot lift a hide) */
+	s = config_setting_get_member(g, "suffixes");
+	if (s && each_string(p, s, add_suffix, r, err) < 0)
+		return -1;
+	s = config_setting_get_member(g, "max_file_bytes");
+	if (s && get_size(s, &r->max_file_bytes, err) < 0)
+		return -1;
+	return 0;
+}
+
+static int sec_paths(struct sbx_policy *p, const config_setting_t *s,
+		     struct sbx_err *err)
+{
+	if (want(s, CONFIG_TYPE_LIST, err) < 0)
+		return -1;
+	for (int i = 0; i < config_setting_length(s); i++)
+		if (apply_path(p, config_setting_get_elem(s, (unsigned)i),
+			       err) < 0)
+			return -1;
+	return 0;
+}
+
+static int sec_protect(struct sbx_policy *p, const config_setting_t *s,
+		       struct sbx_err *err)
+{
+	return each_string(p, s, add_to_strv, &p->protect, err);
+}
+
+static int add_allow(struct sbx_policy *p, const char *v,
+		     const config_setting_t *e, void *ctx, struct sbx_err *err)
+{
+	struct sbx_err e2;
+
+	if (sbx_policy_add_allow(p, v, src_of(e), &e2) < 0)
+		return cfail(err, e, "%s", e2.msg);
+	return 0;
+}
+
+static int sec_network(struct sbx_policy *p, const config_setting_t *s,
+		       struct sbx_err *err)
+{
+	static const char *const keys[] = { "mode", "allow", "unix_sockets",
+					    NULL };
+	config_setting_t *m;
+
+	if (want(s, CONFIG_TYPE_GROUP, err) < 0 || check_keys(s, keys, err) < 0)
+		return -1;
+	m = config_setting_get_member(s, "mode");
+	if (m) {
+		if (want(m, CONFIG_TYPE_STRING, err) < 0)
+			return -1;
+		if (sbx_parse_net(config_setting_get_string(m), &p->net) < 0)
+			return cfail(err, m, "network mode must be \"off\", "
+				     "\"loopback\", \"on\" or \"filtered\"");
+		p->net_src = src_of(m);
+		p->net_src.file = sbx_policy_intern(p, p->net_src.file);
+	}
+	m = config_setting_get_member(s, "allow");
+	if (m && each_string(p, m, add_allow, NULL, err) < 0)
+		return -1;
+	m = config_setting_get_member(s, "unix_sockets");
+	if (m && each_string(p, m, add_to_strv, &p->unix_sockets, err) < 0)
+		return -1;
+	return 0;
+}
+
+static int collect_args(const config_setting_t *a, const char **args,
+			size_t *n, struct sbx_err *err)
+{
+	*n = 0;
+	if (!a)
+		return 0;
+	if (want(a, CONFIG_TYPE_ARRAY, err) < 0)
+		return -1;
+	if (config_setting_length(a) > SBX_MAX_EXEC_ARGS)
+		return cfail(err, a, "at most %d args patterns",
+			     SBX_MAX_EXEC_ARGS);
+	for (int i = 0; i < config_setting_length(a); i++) {
+		config_setting_t *e = config_setting_get_elem(a, (unsigned)i);
+
+		if (want(e, CONFIG_TYPE_STRING, err) < 0)
+			return -1;
+		args[(*n)++] = config_setting_get_string(e);
+	}
+	return 0;
+}
+
+static int apply_exec(struct sbx_policy *p, const config_setting_t *g,
+		      struct sbx_err *err)
+{
+	static const char *const keys[] = { "program", "args", "reason", NULL };
+	config_setting_t *prog, *reason;
+	const char *args[SBX_MAX_EXEC_ARGS];
+	size_t nargs;
+	struct sbx_err e2;
+
+	if (want(g, CONFIG_TYPE_GROUP, err) < 0 || check_keys(g, keys, err) < 0)
+		return -1;
+	prog = config_setting_get_member(g, "program");
+	reason = config_setting_get_member(g, "reason");
+	if (!prog || !reason)
+		return cfail(err, g, "an exec deny entry needs program and "
+			     "reason");
+	if (want(prog, CONFIG_TYPE_STRING, err) < 0 ||
+	    want(reason, CONFIG_TYPE_STRING, err) < 0 ||
+	    collect_args(config_setting_get_member(g, "args"), args, &nargs,
+			 err) < 0)
+		return -1;
+	if (!*config_setting_get_string(prog))
+		return cfail(err, prog, "empty program");
+	if (sbx_policy_add_exec(p, config_setting_get_string(prog), args,
+				nargs, config_setting_get_string(reason),
+				src_of(prog), &e2) < 0)
+		return cfail(err, g, "%s", e2.msg);
+	return 0;
+}
+
+static int sec_exec(struct sbx_policy *p, const config_setting_t *s,
+		    struct sbx_err *err)
+{
+	static const char *const keys[] = { "deny", NULL };
+	config_setting_t *d;
+
+	if (want(s, CONFIG_TYPE_GROUP, err) < 0 || check_keys(s, keys, err) < 0)
+		return -1;
+	d = config_setting_get_member(s, "deny");
+	if (!d)
+		return 0;
+	if (want(d, CONFIG_TYPE_LIST, err) < 0)
+		return -1;
+	for (int i = 0; i < config_setting_length(d); i++)
+		if (apply_exec(p, config_setting_get_elem(d, (unsigned)i),
+			       err) < 0)
+			return -1;
+	return 0;
+}
+
+static int sec_env(struct sbx_policy *p, const config_setting_t *s,
+		   struct sbx_err *err)
+{
+	static const char *const keys[] = { "keep", "drop", NULL };
+	config_setting_t *m;
+
+	if (want(s, CONFIG_TYPE_GROUP, err) < 0 || check_keys(s, keys, err) < 0)
+		return -1;
+	m = config_setting_get_member(s, "keep");
+	if (m && each_string(p, m, add_to_strv, &p->env_keep, err) < 0)
+		return -1;
+	m = config_setting_get_member(s, "drop");
+	if (m && each_string(p, m, add_to_strv, &p->env_drop, err) < 0)
+		return -1;
+	return 0;
+}
+
+static int sec_limits(struct sbx_policy *p, const config_setting_t *s,
+		      struct sbx_err *err)
+{
+	static const char *const keys[] = { "timeout", "cpu", "memory",
+		"nofile", "nproc", "fsize", NULL };
+	uint64_t *dst[] = { &p->limits.timeout, &p->limits.cpu,
+		&p->limits.memory, &p->limits.nofile, &p->limits.nproc,
+		&p->limits.fsize };
+
+	if (want(s, CONFIG_TYPE_GROUP, err) < 0 || check_keys(s, keys, err) < 0)
+		return -1;
+	for (size_t i = 0; keys[i]; i++) {
+		config_setting_t *m = config_setting_get_member(s, keys[i]);
+
+		if (m && get_size(m, dst[i], err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int sec_fallback(struct sbx_policy *p, const config_setting_t *s,
+			struct sbx_err *err)
+{
+	const char *v;
+
+	if (want(s, CONFIG_TYPE_STRING, err) < 0)
+		return -1;
+	v = config_setting_get_string(s);
+	if (strcmp(v, "deny") == 0)
+		p->fallback = SBX_FALLBACK_DENY;
+	else if (strcmp(v, "warn") == 0)
+		p->fallback = SBX_FALLBACK_WARN;
+	else
+		return cfail(err, s, "fallback must be \"deny\" or \"warn\"");
+	return 0;
+}
+
+static int sec_caches(struct sbx_policy *p, const config_setting_t *s,
+		      struct sbx_err *err)
+{
+	if (want(s, CONFIG_TYPE_BOOL, err) < 0)
+		return -1;
+	p->redirect_caches = config_setting_get_bool(s);
+	return 0;
+}
+
+/* "profile" is handled before the sections (it picks the base). */
+static int sec_profile(struct sbx_policy *p, const config_setting_t *s,
+		       struct sbx_err *err)
+{
+	return want(s, CONFIG_TYPE_STRING, err);
+}
+
+static const struct section {
+	const char *name;
+	int (*apply)(struct sbx_policy *, const config_setting_t *,
+		     struct sbx_err *);
+} sections[] = {
+	{ "profile", sec_profile },
+	{ "paths", sec_paths },
+	{ "protect", sec_protect },
+	{ "network", sec_network },
+	{ "exec", sec_exec },
+	{ "env", sec_env },
+	{ "limits", sec_limits },
+	{ "fallback", sec_fallback },
+	{ "redirect_caches", sec_caches },
+};
+
+static int apply_config(struct sbx_policy *p, const config_t *c,
+			struct sbx_err *err)
+{
+	config_setting_t *root = config_root_setting(c);
+
+	for (int i = 0; i < config_setting_length(root); i++) {
+		config_setting_t *s = config_setting_get_elem(root, (unsigned)i);
+		const char *name = config_setting_name(s);
+		size_t k, n = sizeof(sections) / sizeof(sections[0]);
+
+		for (k = 0; k < n; k++)
+			if (strcmp(name, sections[k].name) == 0)
+				break;
+		if (k == n)
+			return cfail(err, s, "unknown key '%s' (known: profile, "
+				     "paths, protect, network, exec, env, "
+				     "limits, fallback, redirect_caches)", name);
+		if (sections[k].apply(p, s, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ files */
+
+static int read_config(config_t *c, const char *path, const char *text,
+		       struct sbx_err *err)
+{
+	int ok;
+
+	config_init(c);
+	config_set_options(c, CONFIG_OPTION_AUTOCONVERT);
+	ok = text ? config_read_string(c, text) : config_read_file(c, path);
+	if (!ok) {
+		if (config_error_type(c) == CONFIG_ERR_FILE_IO)
+			snprintf(err->msg, sizeof(err->msg), "%s: cannot read: %s",
+				 path, strerror(errno));
+		else
+			snprintf(err->msg, sizeof(err->msg), "%s:%d: %s",
+				 config_error_file(c) ? config_error_file(c) : path,
+				 config_error_line(c), config_error_text(c));
+		config_destroy(c);
+		return -1;
+	}
+	return 0;
+}
+
+/* libconfig remembers the file name of settings only for files; for
+ * strings we name the source ourselves. */
+int sbx_conf_load_string(struct sbx_policy *p, const char *text,
+			 const char *name, struct sbx_err *err)
+{
+	config_t c;
+	int r;
+
+	if (read_config(&c, name, text, err) < 0)
+		return -1;
+	r = apply_config(p, &c, err);
+	config_destroy(&c);
+	return r;
+}
+
+int sbx_conf_load_file(struct sbx_policy *p, const char *path,
+		       struct sbx_err *err)
+{
+	config_t c;
+	int r;
+
+	if (read_config(&c, path, NULL, err) < 0)
+		return -1;
+	r = apply_config(p, &c, err);
+	config_destroy(&c);
+	return r;
+}
+
+/* A conf that governs the sandbox must not be writable by others
+ * (THREATS PER-07): owned by us or root, no group/other write. */
+static int conf_safe(const char *path, struct sbx_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return 0;
+	if ((st.st_uid != getuid() && st.st_uid != 0) ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		snprintf(err->msg, sizeof(err->msg), "%s: refusing a conf file "
+			 "that others can write (owner uid %u, mode %03o); "
+			 "fix with: chmod go-w '%s'", path,
+			 (unsigned)st.st_uid, st.st_mode & 0777, path);
+		return -1;
+	}
+	return 0;
+}
+
+/* The profile named in a conf file, or NULL. */
+static const char *profile_of(const config_t *c)
+{
+	const char *v = NULL;
+
+	config_lookup_string(c, "profile", &v);
+	return v;
+}
+
+static int profile_path(const struct sbx_locs *l, const char *name,
+			char *out, size_t outsz, struct sbx_err *err)
+{
+	if (strchr(name, '/')) {
+		snprintf(out, outsz, "%s", name);
+		return 0;
+	}
+	for (const char *c = name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '-' || *c == '_'))
+			goto bad;
+	if (!*name)
+		goto bad;
+	snprintf(out, outsz, "%s/profiles/%s.conf", l->config_dir, name);
+	if (access(out, R_OK) == 0)
+		return 0;
+	snprintf(out, outsz, "%s/%s.conf", l->profile_dir, name);
+	if (access(out, R_OK) == 0)
+		return 0;
+	snprintf(err->msg, sizeof(err->msg), "unknown profile '%s' (looked in "
+		 "%s/profiles and %s)", name, l->config_dir, l->profile_dir);
+	return -1;
+bad:
+	snprintf(err->msg, sizeof(err->msg), "bad profile name '%s'", name);
+	return -1;
+}
+
+/* Load a profile, first the profile it extends (bounded depth). */
+static int load_profile(struct sbx_policy *p, const struct sbx_locs *l,
+			const char *name, int depth, struct sbx_err *err)
+{
+	char path[PATH_MAX];
+	const char *base;
+	config_t c;
+	int r = -1;
+
+	if (depth > MAX_PROFILE_DEPTH) {
+		snprintf(err->msg, sizeof(err->msg), "profile '%s': profiles "
+			 "extend each other more than %d deep (a loop?)", name,
+			 MAX_PROFILE_DEPTH);
+		return -1;
+	}
+	if (profile_path(l, name, path, sizeof(path), err) < 0 ||
+	    read_config(&c, path, NULL, err) < 0)
+		return -1;
+	base = profile_of(&c);
+	if (base && strcmp(base, name) != 0 &&
+	    load_profile(p, l, base, depth + 1, err) < 0)
+		goto out;
+	r = apply_config(p, &c, err);
+out:
+	config_destroy(&c);
+	return r;
+}
+
+struct tier {
+	const char *path;
+	int present;
+	config_t c;
+	char buf[PATH_MAX];
+};
+
+/* The in-repo conf counts only when its content hash was trusted. */
+static int inrepo_trusted(struct sbx_policy *p, const struct sbx_locs *l)
+{
+	char have[33], want_hash[40] = "";
+	FILE *f;
+	struct sbx_src src = { l->inrepo_conf, 0 };
+
+	if (access(l->inrepo_conf, F_OK) != 0)
+		return 0;
+	if (sbx_file_hash128(l->inrepo_conf, have) < 0) {
+		sbx_policy_warn(p, src, "cannot read it; ignored");
+		return 0;
+	}
+	f = fopen(l->trust_file, "re");
+	if (f) {
+		if (!fgets(want_hash, sizeof(want_hash), f))
+			want_hash[0] = '\0';
+		fclose(f);
+		want_hash[strcspn(want_hash, "\n")] = '\0';
+	}
+	if (strcmp(have, want_hash) == 0)
+		return 1;
+	sbx_policy_warn(p, src, want_hash[0] ?
+		"changed since you trusted it; ignored until you review it "
+		"and run: sbxrun --trust" :
+		"not trusted, ignored; review it and run: sbxrun --trust");
+	return 0;
+}
+
+static int read_tiers(struct sbx_policy *p, const struct sbx_locs *l,
+		      const struct sbx_opts *o, struct tier *t,
+		      struct sbx_err *err)
+{
+	unsigned fl = o ? o->flags : 0;
+
+	t[0].path = (fl & SBX_OPT_NO_SYSTEM_CONF) ? NULL : l->system_conf;
+	snprintf(t[1].buf, sizeof(t[1].buf), "%s/config", l->config_dir);
+	t[1].path = (fl & SBX_OPT_NO_USER_CONF) ? NULL : t[1].buf;
+	t[2].path = (fl & SBX_OPT_NO_USER_CONF) ? NULL : l->project_conf;
+	t[3].path = (fl & SBX_OPT_NO_USER_CONF) || !inrepo_trusted(p, l) ?
+		    NULL : l->inrepo_conf;
+	for (int i = 0; i < 4; i++) {
+		if (!t[i].path || access(t[i].path, F_OK) != 0)
+			continue;
+		if (conf_safe(t[i].path, err) < 0 ||
+		    read_config(&t[i].c, t[i].path, NULL, err) < 0)
+			return -1;
+		t[i].present = 1;
+	}
+	return 0;
+}
+
+static void builtin_protect(struct sbx_policy *p, const struct sbx_locs *l)
+{
+	struct sbx_src bi = { "built-in", 0 };
+
+	/* Every conf file is read-only inside the sandbox (DESIGN 6). */
+	sbx_strv_add(p, &p->protect, l->config_dir, bi);
+	sbx_strv_add(p, &p->protect, l->inrepo_conf, bi);
+	sbx_strv_add(p, &p->protect, "/etc/sbxrun", bi);
+}
+
+int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
+		  const struct sbx_opts *o, struct sbx_err *err)
+{
+	struct tier *t = calloc(4, sizeof(*t));
+	const char *profile = o && o->profile ? o->profile : NULL;
+	int r = -1;
+
+	if (!t) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		return -1;
+	}
+	p->project = strdup(l->project);
+	p->home = strdup(l->home);
+	p->cache_dir = strdup(l->cache_dir);
+	if (read_tiers(p, l, o, t, err) < 0)
+		goto out;
+	for (int i = 0; i < 4 && !profile; i++)
+		if (t[3 - i].present)
+			profile = profile_of(&t[3 - i].c);
+	if (!profile)
+		profile = "default";
+	free(p->profile);
+	p->profile = strdup(profile);
+	if (load_profile(p, l, profile, 0, err) < 0)
+		goto out;
+	for (int i = 0; i < 4; i++)
+		if (t[i].present && apply_config(p, &t[i].c, err) < 0)
+			goto out;
+	builtin_protect(p, l);
+	r = 0;
+out:
+	for (int i = 0; i < 4; i++)
+		if (t[i].present)
+			config_destroy(&t[i].c);
+	free(t);
+	return r;
+}

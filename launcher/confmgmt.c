@@ -1,0 +1,418 @@
+/*
+ * confmgmt.c - where confs live (locations), trust records, editing the
+ * per-project conf, and command-line overrides.  Everything here runs
+ * outside the sandbox and runs nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libconfig.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "conf.h"
+
+static int efail(struct sbx_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int efail(struct sbx_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int sbx_mkdirs(const char *dir, int mode)
+{
+	char buf[PATH_MAX];
+	size_t n = strlen(dir);
+
+	if (n >= sizeof(buf))
+		return errno = ENAMETOOLONG, -1;
+	memcpy(buf, dir, n + 1);
+	for (char *s = buf + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(buf, (mode_t)mode) < 0 && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	if (mkdir(buf, (mode_t)mode) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static const char *home_dir(const struct sbx_opts *o)
+{
+	const char *h = o && o->home ? o->home : getenv("HOME");
+	struct passwd *pw;
+
+	if (h && h[0] == '/')
+		return h;
+	pw = getpwuid(getuid());
+	return pw && pw->pw_dir ? pw->pw_dir : "/";
+}
+
+/* Shipped profiles: an explicit dir, $SBXRUN_PROFILE_DIR, next to an
+ * installed binary (../share/sbxrun/profiles) or in the source tree when
+ * running from build/ (../profiles). */
+static void find_profile_dir(char *out, size_t outsz, const struct sbx_opts *o)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+	const char *env = getenv("SBXRUN_PROFILE_DIR");
+
+	if (o && o->profile_dir) {
+		snprintf(out, outsz, "%s", o->profile_dir);
+		return;
+	}
+	if (env && *env) {
+		snprintf(out, outsz, "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(out, outsz, "%s/../share/sbxrun/profiles", exe);
+	if (access(out, R_OK) == 0)
+		return;
+	snprintf(out, outsz, "%s/../profiles", exe);
+	if (access(out, R_OK) == 0)
+		return;
+	snprintf(out, outsz, "%s", SBX_DATADIR "/profiles");
+}
+
+int sbx_locs_init(struct sbx_locs *l, const struct sbx_opts *o,
+		  struct sbx_err *err)
+{
+	char cwd[PATH_MAX], cfg[PATH_MAX];
+	const char *xdg = o && o->config_home ? o->config_home :
+			  getenv("XDG_CONFIG_HOME");
+	const char *proj = o && o->project_dir ? o->project_dir : NULL;
+
+	memset(l, 0, sizeof(*l));
+	if (sbx_path_norm(home_dir(o), "/", NULL, 1, l->home, sizeof(l->home)) < 0)
+		return efail(err, "bad home directory '%s'", home_dir(o));
+	if (!proj && !getcwd(cwd, sizeof(cwd)))
+		return efail(err, "cannot find the current directory: %s",
+			     strerror(errno));
+	if (!realpath(proj ? proj : cwd, l->project))
+		return efail(err, "project directory '%s': %s",
+			     proj ? proj : cwd, strerror(errno));
+	/* Leave room for the longest name built below, so nothing is cut. */
+	if (strlen(l->home) > PATH_MAX - 128 || strlen(l->project) > PATH_MAX - 128 ||
+	    (xdg && strlen(xdg) > PATH_MAX - 128))
+		return efail(err, "home, project or config directory path is "
+			     "too long");
+	if (xdg && xdg[0] == '/')
+		snprintf(cfg, sizeof(cfg), "%s", xdg);
+	else
+		snprintf(cfg, sizeof(cfg), "%s/.config", l->home);
+	if (sbx_path_norm(cfg, "/", NULL, 1, cfg, sizeof(cfg)) < 0)
+		return efail(err, "bad config directory '%s'", cfg);
+	snprintf(l->config_dir, sizeof(l->config_dir), "%s/sbxrun", cfg);
+	snprintf(l->system_conf, sizeof(l->system_conf), "%s",
+		 o && o->system_conf ? o->system_conf : "/etc/sbxrun/config");
+	snprintf(l->project_hash, sizeof(l->project_hash), "%016llx",
+		 (unsigned long long)XXH3_64bits(l->project, strlen(l->project)));
+	snprintf(l->project_conf, sizeof(l->project_conf), "%s/projects/%s.conf",
+		 l->config_dir, l->project_hash);
+	snprintf(l->inrepo_conf, sizeof(l->inrepo_conf), "%s/.sbxrun.conf",
+		 strcmp(l->project, "/") ? l->project : "");
+	snprintf(l->trust_file, sizeof(l->trust_file), "%s/trust/%s",
+		 l->config_dir, l->project_hash);
+	snprintf(l->cache_dir, sizeof(l->cache_dir), "%s/.cache/sbxrun/build/%s",
+		 l->home, l->project_hash);
+	find_profile_dir(l->profile_dir, sizeof(l->profile_dir), o);
+	return 0;
+}
+
+int sbx_file_hash128(const char *path, char out[33])
+{
+	XXH3_state_t *st = XXH3_createState();
+	char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	XXH128_hash_t h;
+
+	if (fd < 0 || !st) {
+		if (fd >= 0)
+			close(fd);
+		XXH3_freeState(st);
+		return -1;
+	}
+	XXH3_128bits_reset(st);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		XXH3_128bits_update(st, buf, (size_t)n);
+	close(fd);
+	h = XXH3_128bits_digest(st);
+	XXH3_freeState(st);
+	if (n < 0)
+		return -1;
+	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h.high64,
+		 (unsigned long long)h.low64);
+	return 0;
+}
+
+/* Write a file atomically (temp + rename) with mode 0600. */
+static int write_atomic(const char *path, const char *data, size_t len,
+			struct sbx_err *err)
+{
+	char tmp[PATH_MAX + 16];
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return efail(err, "%s: %s", tmp, strerror(errno));
+	if (write(fd, data, len) != (ssize_t)len || fsync(fd) < 0) {
+		close(fd);
+		unlink(tmp);
+		return efail(err, "%s: %s", tmp, strerror(errno));
+	}
+	close(fd);
+	if (rename(tmp, path) < 0) {
+		unlink(tmp);
+		return efail(err, "%s: %s", path, strerror(errno));
+	}
+	return 0;
+}
+
+int sbx_conf_trust(const struct sbx_locs *l, struct sbx_err *err)
+{
+	char h[33], dir[PATH_MAX], line[40];
+
+	if (sbx_file_hash128(l->inrepo_conf, h) < 0)
+		return efail(err, "%s: cannot read: %s", l->inrepo_conf,
+			     strerror(errno));
+	/* Check it parses before trusting it. */
+	{
+		struct sbx_policy p;
+		int r;
+
+		sbx_policy_init(&p);
+		p.project = strdup(l->project);
+		p.home = strdup(l->home);
+		r = sbx_conf_load_file(&p, l->inrepo_conf, err);
+		sbx_policy_free(&p);
+		if (r < 0)
+			return -1;
+	}
+	snprintf(dir, sizeof(dir), "%s/trust", l->config_dir);
+	if (sbx_mkdirs(dir, 0700) < 0)
+		return efail(err, "%s: %s", dir, strerror(errno));
+	snprintf(line, sizeof(line), "%s\n", h);
+	return write_atomic(l->trust_file, line, strlen(line), err);
+}
+
+/* ------------------------------------------------------------ editing */
+
+static int load_project_conf(const struct sbx_locs *l, config_t *c,
+			     struct sbx_err *err)
+{
+	config_init(c);
+	if (access(l->project_conf, F_OK) != 0)
+		return 0;
+	if (!config_read_file(c, l->project_conf)) {
+		snprintf(err->msg, sizeof(err->msg), "%s:%d: %s", l->project_conf,
+			 config_error_line(c), config_error_text(c));
+		config_destroy(c);
+		return -1;
+	}
+	return 0;
+}
+
+static int save_project_conf(const struct sbx_locs *l, config_t *c,
+			     struct sbx_err *err)
+{
+	char dir[PATH_MAX], *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/projects", l->config_dir);
+	if (!mem || sbx_mkdirs(dir, 0700) < 0) {
+		if (mem)
+			fclose(mem);
+		free(buf);
+		return efail(err, "%s: %s", dir, strerror(errno));
+	}
+	fprintf(mem, "# sbxrun per-project conf for %s\n"
+		"# (edited by sbxrun --add-path/--remove-path; see "
+		"conf/project.conf for the keys)\n", l->project);
+	config_write(c, mem);
+	fclose(mem);
+	r = write_atomic(l->project_conf, buf, len, err);
+	free(buf);
+	return r;
+}
+
+static config_setting_t *paths_list(config_t *c, struct sbx_err *err)
+{
+	config_setting_t *root = config_root_setting(c);
+	config_setting_t *ps = config_setting_get_member(root, "paths");
+
+	if (!ps)
+		ps = config_setting_add(root, "paths", CONFIG_TYPE_LIST);
+	if (!ps || config_setting_type(ps) != CONFIG_TYPE_LIST) {
+		efail(err, "'paths' in the per-project conf is not a list");
+		return NULL;
+	}
+	return ps;
+}
+
+int sbx_conf_add_path(const struct sbx_locs *l, const char *root,
+		      const char *mode, struct sbx_err *err)
+{
+	config_t c;
+	config_setting_t *ps, *g, *s;
+	enum sbx_pmode m;
+	char norm[PATH_MAX];
+	int r = -1;
+
+	if (sbx_parse_pmode(mode, &m) < 0)
+		return efail(err, "mode must be rw, ro or hide, not '%s'",
+			     mode);
+	if (sbx_path_norm(root, l->project, l->home, 1, norm, sizeof(norm)) < 0)
+		return efail(err, "bad path '%s': %s", root, strerror(errno));
+	if (load_project_conf(l, &c, err) < 0)
+		return -1;
+	sbx_conf_remove_path(l, norm, err);	/* replace, don't duplicate */
+	config_destroy(&c);
+	if (load_project_conf(l, &c, err) < 0 || !(ps = paths_list(&c, err)))
+		goto out;
+	g = config_setting_add(ps, NULL, CONFIG_TYPE_GROUP);
+	s = g ? config_setting_add(g, "root", CONFIG_TYPE_STRING) : NULL;
+	if (!s || !config_setting_set_string(s, norm))
+		goto oom;
+	s = config_setting_add(g, "mode", CONFIG_TYPE_STRING);
+	if (!s || !config_setting_set_string(s, mode))
+		goto oom;
+	r = save_project_conf(l, &c, err);
+	goto out;
+oom:
+	efail(err, "cannot add '%s' to %s", norm, l->project_conf);
+out:
+	config_destroy(&c);
+	return r;
+}
+
+int sbx_conf_remove_path(const struct sbx_locs *l, const char *root,
+			 struct sbx_err *err)
+{
+	config_t c;
+	config_setting_t *ps;
+	char norm[PATH_MAX], en[PATH_MAX];
+	int found = 0, r;
+
+	if (sbx_path_norm(root, l->project, l->home, 1, norm, sizeof(norm)) < 0)
+		return efail(err, "bad path '%s': %s", root, strerror(errno));
+	if (load_project_conf(l, &c, err) < 0)
+		return -1;
+	ps = config_lookup(&c, "paths");
+	for (int i = ps ? config_setting_length(ps) - 1 : -1; i >= 0; i--) {
+		config_setting_t *g = config_setting_get_elem(ps, (unsigned)i);
+		const char *v = NULL;
+
+		if (!config_setting_lookup_string(g, "root", &v) ||
+		    sbx_path_norm(v, l->project, l->home, 1, en, sizeof(en)) < 0 ||
+		    strcmp(en, norm) != 0)
+			continue;
+		config_setting_remove_elem(ps, (unsigned)i);
+		found = 1;
+	}
+	if (!found) {
+		config_destroy(&c);
+		return efail(err, "'%s' is not in the per-project conf %s",
+			     norm, l->project_conf);
+	}
+	r = save_project_conf(l, &c, err);
+	config_destroy(&c);
+	return r;
+}
+
+/* ------------------------------------------------------------ overrides */
+
+static int ov_path(struct sbx_policy *p, const char *v, enum sbx_pmode m,
+		   struct sbx_err *err)
+{
+	struct sbx_src src = { m == SBX_RW ? "--allow-write" :
+			       m == SBX_RO ? "--allow-read" : "--hide", 0 };
+
+	return sbx_policy_add_path(p, v, m, SBX_RF_FLAG, src, err);
+}
+
+static int ov_net(struct sbx_policy *p, const char *v, struct sbx_err *err)
+{
+	struct sbx_src src = { "--net", 0 };
+	char *copy, *save = NULL;
+	int r = 0;
+
+	p->net_src.file = sbx_policy_intern(p, "--net");
+	p->net_src.line = 0;
+	if (strncmp(v, "allow:", 6) != 0) {
+		if (sbx_parse_net(v, &p->net) < 0 || p->net == SBX_NET_FILTERED)
+			return efail(err, "--net takes off, loopback, on or "
+				     "allow:HOST[,HOST...], not '%s'", v);
+		return 0;
+	}
+	p->net = SBX_NET_FILTERED;
+	copy = strdup(v + 6);
+	for (char *e = strtok_r(copy, ",", &save); e && r == 0;
+	     e = strtok_r(NULL, ",", &save))
+		r = sbx_policy_add_allow(p, e, src, err);
+	free(copy);
+	return r;
+}
+
+static int ov_timeout(struct sbx_policy *p, const char *v, struct sbx_err *err)
+{
+	char *end;
+	unsigned long long t;
+
+	errno = 0;
+	t = strtoull(v, &end, 10);
+	if (errno || end == v || *end || v[0] == '-')
+		return efail(err, "--timeout takes whole seconds, not '%s'",
+			     v);
+	p->limits.timeout = t;
+	return 0;
+}
+
+int sbx_conf_override(struct sbx_policy *p, const char *ov,
+		      struct sbx_err *err)
+{
+	const char *eq = strchr(ov, '=');
+	size_t n = eq ? (size_t)(eq - ov) : strlen(ov);
+	const char *v = eq ? eq + 1 : "";
+
+	if (!eq || !*v)
+		return efail(err, "override '%s' needs a value", ov);
+	if (n == 10 && strncmp(ov, "allow-read", n) == 0)
+		return ov_path(p, v, SBX_RO, err);
+	if (n == 11 && strncmp(ov, "allow-write", n) == 0)
+		return ov_path(p, v, SBX_RW, err);
+	if (n == 4 && strncmp(ov, "hide", n) == 0)
+		return ov_path(p, v, SBX_HIDE, err);
+	if (n == 3 && strncmp(ov, "net", n) == 0)
+		return ov_net(p, v, err);
+	if (n == 7 && strncmp(ov, "timeout", n) == 0)
+		return ov_timeout(p, v, err);
+	if (n == 8 && strncmp(ov, "env-keep", n) == 0)
+		return sbx_strv_add(p, &p->env_keep, v,
+				    (struct sbx_src){ "--env-keep", 0 });
+	return efail(err, "unknown override '%s'", ov);
+}

@@ -1,0 +1,158 @@
+/*
+ * report.c - refusal summary and JSON report.  JSON goes through jansson:
+ * paths may hold any byte, and escaping is the library's job.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report.h"
+
+#define SBX_REPORT_VERSION 1
+
+/* jansson wants UTF-8; paths may not be.  Invalid bytes become U+FFFD so
+ * the document stays valid and the rest of the path stays readable. */
+static json_t *jstr(const char *s)
+{
+	json_t *j;
+	char *fixed;
+	size_t n;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	n = strlen(s);
+	fixed = malloc(n * 3 + 1);
+	if (!fixed)
+		return json_null();
+	for (size_t i = 0, o = 0; i <= n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x80) {
+			fixed[o++] = (char)c;
+		} else {
+			fixed[o++] = (char)0xef;
+			fixed[o++] = (char)0xbf;
+			fixed[o++] = (char)0xbd;
+		}
+	}
+	j = json_string(fixed);
+	free(fixed);
+	return j ? j : json_null();
+}
+
+static json_t *refusal_json(const struct sbx_refusal *x)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "operation", jstr(x->op));
+	json_object_set_new(o, "target", jstr(x->target));
+	json_object_set_new(o, "reason", jstr(x->kind));
+	json_object_set_new(o, "message", jstr(x->message));
+	json_object_set_new(o, "rule", jstr(x->rule));
+	json_object_set_new(o, "source", jstr(x->source));
+	json_object_set_new(o, "process", jstr(x->process));
+	json_object_set_new(o, "pid", json_integer(x->pid));
+	json_object_set_new(o, "count", json_integer(x->count));
+	return o;
+}
+
+static json_t *layers_json(const char *layers)
+{
+	json_t *a = json_array();
+	char *copy = strdup(layers), *save = NULL;
+
+	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t;
+	     t = strtok_r(NULL, ",", &save))
+		json_array_append_new(a, jstr(t));
+	free(copy);
+	return a;
+}
+
+static json_t *result_json(const struct sbx_result *r, char *const argv[])
+{
+	json_t *o = json_object(), *cmd = json_array(), *ref = json_array();
+
+	for (size_t i = 0; argv && argv[i]; i++)
+		json_array_append_new(cmd, jstr(argv[i]));
+	for (size_t i = 0; i < r->nrefusals; i++)
+		json_array_append_new(ref, refusal_json(&r->refusals[i]));
+	json_object_set_new(o, "version", json_integer(SBX_REPORT_VERSION));
+	json_object_set_new(o, "command", cmd);
+	json_object_set_new(o, "exit_code", json_integer(r->exit_code));
+	json_object_set_new(o, "status", r->status >= 0 && !r->signal ?
+			    json_integer(r->status) : json_null());
+	json_object_set_new(o, "signal", r->signal ?
+			    json_integer(r->signal) : json_null());
+	json_object_set_new(o, "timed_out", json_boolean(r->timed_out));
+	json_object_set_new(o, "duration_s", json_real(r->duration));
+	json_object_set_new(o, "mode", jstr(r->mode));
+	json_object_set_new(o, "layers", layers_json(r->layers));
+	json_object_set_new(o, "refusals", ref);
+	return o;
+}
+
+char *sbx_result_json(const struct sbx_result *r, char *const argv[])
+{
+	json_t *o;
+	char *s;
+
+	if (!r)
+		return NULL;
+	o = result_json(r, argv);
+	s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	return s;
+}
+
+int sbx_report_write(const char *path, const struct sbx_result *r,
+		     char *const argv[])
+{
+	char *s = sbx_result_json(r, argv);
+	size_t len;
+	int fd, ok;
+
+	if (!s)
+		return errno = ENOMEM, -1;
+	len = strlen(s);
+	s[len] = '\n';
+	if (strcmp(path, "-") == 0)
+		fd = STDOUT_FILENO;
+	else
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+			  O_NOFOLLOW, 0644);
+	ok = fd >= 0 && write(fd, s, len + 1) == (ssize_t)(len + 1);
+	if (fd > STDOUT_FILENO)
+		close(fd);
+	free(s);
+	return ok ? 0 : -1;
+}
+
+void sbx_report_summary(FILE *fp, const struct sbx_result *r)
+{
+	unsigned total = 0;
+
+	if (!r->nrefusals)
+		return;
+	for (size_t i = 0; i < r->nrefusals; i++)
+		total += r->refusals[i].count;
+	fprintf(fp, "sbxrun: %u refusal%s in this run:\n", total,
+		total == 1 ? "" : "s");
+	for (size_t i = 0; i < r->nrefusals && i < 20; i++) {
+		const struct sbx_refusal *x = &r->refusals[i];
+
+		fprintf(fp, "  %-8s %s (%s%s%s)", x->op, x->target, x->kind,
+			x->rule[0] ? ", rule " : "", x->rule);
+		if (x->count > 1)
+			fprintf(fp, " x%u", x->count);
+		fputc('\n', fp);
+	}
+	if (r->nrefusals > 20)
+		fprintf(fp, "  ... and %zu more (use --report FILE for all)\n",
+			r->nrefusals - 20);
+}

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Install every Debian/Ubuntu package sbxrun needs to build, test, fuzz and
+# benchmark.  Non-interactive and idempotent: run it as often as you like.
+#   scripts/install-deps.sh          build + test dependencies
+set -eu
+
+PKGS="build-essential pkg-config clang libclang-rt-14-dev
+libconfig-dev libxxhash-dev libseccomp-dev libjansson-dev libcmocka-dev
+bats jq git make python3 busybox-static bubblewrap iproute2 procps util-linux
+passwd tar"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+	echo "install-deps: everything is installed"
+	exit 0
+fi
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO="sudo"
+echo "install-deps: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing

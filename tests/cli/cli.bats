@@ -1,0 +1,273 @@
+#!/usr/bin/env bats
+# The sbxrun command line: every flag, management command and error,
+# judged by exit status and output.
+
+load ../lib/common
+
+setup() { sbx_setup; }
+teardown() { sbx_teardown; }
+
+@test "--version and --help" {
+	run "$SBXRUN" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == "sbxrun "* ]]
+	run "$SBXRUN" --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--allow-write"* ]]
+	[[ "$output" == *"examples:"* ]]
+}
+
+@test "unknown option: exit 125 with usage" {
+	run "$SBXRUN" --no-such-flag
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"unknown option '--no-such-flag'"* ]]
+	[[ "$output" == *"usage:"* ]]
+}
+
+@test "missing option argument: exit 125" {
+	run "$SBXRUN" --profile
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"missing argument"* ]]
+}
+
+@test "options after the command belong to the command (LCH-01)" {
+	run "$SBXRUN" --list-paths -- --allow-write=/
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"management options run nothing"* ]]
+}
+
+@test "-c and a command together: exit 125" {
+	run "$SBXRUN" -c true -- true
+	[ "$status" -eq 125 ]
+}
+
+@test "--check: a secret is hidden, naming the rule and its file:line" {
+	run "$SBXRUN" --check ~/.ssh/id_rsa
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "$HOME/.ssh/id_rsa: hidden" ]]
+	[[ "$output" == *"rule: $HOME/.ssh (hide) from $SBX_TOP/profiles/default.conf:"* ]]
+}
+
+@test "--check: /etc/passwd is read-only, a project file writable" {
+	run "$SBXRUN" --check /etc/passwd
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "/etc/passwd: read-only" ]]
+	[[ "$output" == *"default.conf:"* ]]
+	run "$SBXRUN" --check src/main.c
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "$P/src/main.c: writable" ]]
+	[[ "$output" == *"rule: $P (rw) from built-in"* ]]
+}
+
+@test "--check: protected paths inside the project are read-only" {
+	run "$SBXRUN" --check .git/hooks/pre-commit
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *": read-only" ]]
+	[[ "$output" == *"protected"* ]]
+	run "$SBXRUN" --check .git/objects/ab
+	[[ "${lines[0]}" == *": writable" ]]
+}
+
+@test "--check resolves symlinks for the existing prefix" {
+	ln -s "$HOME/.ssh" sneaky
+	run "$SBXRUN" --check sneaky/id_rsa
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "$HOME/.ssh/id_rsa: hidden" ]]
+}
+
+@test "--allow-read lifts a hide; --hide hides; flags show as the source" {
+	run "$SBXRUN" --allow-read ~/.ssh --check ~/.ssh/id_rsa
+	[[ "${lines[0]}" == *": read-only" ]]
+	[[ "$output" == *"from --allow-read"* ]]
+	run "$SBXRUN" --hide "$P/private" --check private/x
+	[[ "${lines[0]}" == *": hidden" ]]
+	run "$SBXRUN" --allow-write /opt/thing --check /opt/thing/x
+	[[ "${lines[0]}" == *": writable" ]]
+}
+
+@test "--add-path, --list-paths, --remove-path round-trip through the per-project conf" {
+	mkdir -p "$HOME/data"
+	run "$SBXRUN" --add-path "$HOME/data=ro"
+	[ "$status" -eq 0 ]
+	conf=$(ls "$HOME"/.config/sbxrun/projects/*.conf)
+	[[ "$(basename "$conf")" =~ ^[0-9a-f]{16}\.conf$ ]]
+	grep -q "$HOME/data" "$conf"
+	run "$SBXRUN" --list-paths
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ro    $HOME/data  ($conf:"* ]]
+	run "$SBXRUN" --add-path "$HOME/cache"
+	run "$SBXRUN" --check "$HOME/cache/x"
+	[[ "${lines[0]}" == *": writable" ]]
+	run "$SBXRUN" --remove-path "$HOME/data"
+	[ "$status" -eq 0 ]
+	run "$SBXRUN" --list-paths
+	[[ "$output" != *"$HOME/data "* ]]
+	run "$SBXRUN" --remove-path "$HOME/never-added"
+	[ "$status" -eq 125 ]
+}
+
+@test "the per-project conf is keyed by the project's realpath" {
+	"$SBXRUN" --add-path "$HOME/x"
+	ln -s "$P" "$T/alias"
+	cd "$T/alias"
+	run "$SBXRUN" --list-paths
+	[[ "$output" == *"$HOME/x"* ]]
+}
+
+@test "a malformed conf names file and line, exits 125 and runs nothing" {
+	mkdir -p "$HOME/.config/sbxrun"
+	printf 'network = { mode = "off"; };\npaths = ( { root = "/x"; mode = "rw" } \n' > "$HOME/.config/sbxrun/config"
+	run "$SBXRUN" -c "touch $P/ran"
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"$HOME/.config/sbxrun/config:"[0-9]*": "* ]]
+	[ ! -e "$P/ran" ]
+}
+
+@test "an unknown key is an error with its line" {
+	mkdir -p "$HOME/.config/sbxrun"
+	printf '# c\n\nnetwork = { mode = "off"; };\nnetwrok = 1;\n' > "$HOME/.config/sbxrun/config"
+	run "$SBXRUN" --list-paths
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"config:4: unknown key 'netwrok'"* ]]
+}
+
+@test "a wrong type is an error with its line" {
+	mkdir -p "$HOME/.config/sbxrun"
+	printf 'limits = {\n  timeout = "soon";\n};\n' > "$HOME/.config/sbxrun/config"
+	run "$SBXRUN" --list-paths
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"config:2: 'timeout' must be"* ]]
+	printf 'paths = ( { root = "/x"; mode = "writable"; } );\n' > "$HOME/.config/sbxrun/config"
+	run "$SBXRUN" --list-paths
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"config:1: mode must be"* ]]
+}
+
+@test "a conf others can write is refused" {
+	mkdir -p "$HOME/.config/sbxrun"
+	echo 'fallback = "deny";' > "$HOME/.config/sbxrun/config"
+	chmod 666 "$HOME/.config/sbxrun/config"
+	run "$SBXRUN" --list-paths
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"others can write"* ]]
+}
+
+@test "in-repo .sbxrun.conf: ignored until trusted, honoured, ignored again after a change" {
+	printf 'paths = ( { root = "%s/extra"; mode = "rw"; } );\n' "$HOME" > .sbxrun.conf
+	run "$SBXRUN" --check "$HOME/extra/f"
+	[[ "$output" == *"not trusted, ignored"*"sbxrun --trust"* ]]
+	[[ "$output" == *": read-only"* ]]
+	run "$SBXRUN" --trust
+	[ "$status" -eq 0 ]
+	run "$SBXRUN" --check "$HOME/extra/f"
+	[[ "$output" != *"warning"* ]]
+	[[ "$output" == *": writable"* ]]
+	echo '# changed' >> .sbxrun.conf
+	run "$SBXRUN" --check "$HOME/extra/f"
+	[[ "$output" == *"changed since you trusted it"* ]]
+	[[ "$output" == *": read-only"* ]]
+}
+
+@test "--trust refuses a broken in-repo conf" {
+	echo 'paths = (' > .sbxrun.conf
+	run "$SBXRUN" --trust
+	[ "$status" -eq 125 ]
+	[[ "$output" == *".sbxrun.conf:"* ]]
+}
+
+@test "a conf file cannot lift a hide, a flag can" {
+	mkdir -p "$HOME/.config/sbxrun"
+	printf 'paths = ( { root = "~/.ssh"; mode = "ro"; }, { root = "~/.ssh/known_hosts"; mode = "ro"; } );\n' > "$HOME/.config/sbxrun/config"
+	run "$SBXRUN" --check ~/.ssh/known_hosts
+	[[ "$output" == *"cannot lift"* || "$output" == *"ignored"* ]]
+	[[ "${lines[-4]}" == *": hidden" || "$output" == *"known_hosts: hidden"* ]]
+}
+
+@test "profiles: strict hides home and makes the project read-only; unknown profile fails" {
+	run "$SBXRUN" --profile strict --check ~/.bashrc
+	[[ "$output" == *".bashrc: hidden"* ]]
+	run "$SBXRUN" --profile strict --check "$P/x"
+	[[ "$output" == *"$P/x: read-only"* ]]
+	run "$SBXRUN" --profile nosuch --list-paths
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"unknown profile 'nosuch'"* ]]
+}
+
+@test "build profile redirects caches to a per-project dir" {
+	run "$SBXRUN" --profile build --dry-run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"caches redirected to: $HOME/.cache/sbxrun/build/"* ]]
+}
+
+@test "refuses /, HOME and system dirs as the writable project unless forced" {
+	cd "$HOME"
+	run "$SBXRUN" --list-paths
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"home directory"* ]]
+	run "$SBXRUN" --workdir / --list-paths
+	[ "$status" -eq 125 ]
+	run "$SBXRUN" --workdir /usr --list-paths
+	[ "$status" -eq 125 ]
+	run "$SBXRUN" --unsafe-project --list-paths
+	[ "$status" -eq 0 ]
+}
+
+@test "--workdir that does not exist: exit 125" {
+	run "$SBXRUN" --workdir "$T/nope" --list-paths
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"$T/nope"* ]]
+}
+
+@test "--net validation: bad modes and metadata addresses are refused" {
+	run "$SBXRUN" --net sideways --list-paths
+	[ "$status" -eq 125 ]
+	run "$SBXRUN" --net allow:169.254.169.254 --list-paths
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"never reachable"* ]]
+	run "$SBXRUN" --net allow:registry.npmjs.org,*.github.com:443 --dry-run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"allow *.github.com:443"* ]]
+}
+
+@test "--net allow: is refused until filtered network exists, and nothing runs" {
+	run "$SBXRUN" --net allow:example.com -- touch "$P/ran"
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"filtered network"*"not available yet"* ]]
+	[ ! -e "$P/ran" ]
+}
+
+@test "--timeout validation" {
+	run "$SBXRUN" --timeout -3 --list-paths
+	[ "$status" -eq 125 ]
+	run "$SBXRUN" --timeout 5s --list-paths
+	[ "$status" -eq 125 ]
+}
+
+@test "--dry-run prints the policy and the kernel plan and runs nothing" {
+	run "$SBXRUN" --dry-run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"kernel plan"* ]]
+	[[ "$output" == *"network: off"* ]]
+}
+
+@test "--status names the kernel features and the mode" {
+	run "$SBXRUN" --status
+	[[ "$output" == *"landlock:"* ]]
+	[[ "$output" == *"user namespaces:"* ]]
+	[[ "$output" == *"mode:"* ]]
+}
+
+@test "--mode rejects nonsense" {
+	run "$SBXRUN" --mode sideways --status
+	[ "$status" -eq 125 ]
+}
+
+@test "--edit creates the per-project conf and validates it" {
+	EDITOR=true run "$SBXRUN" --edit
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"is valid"* ]]
+	ls "$HOME"/.config/sbxrun/projects/*.conf
+	EDITOR="sh -c 'echo bogus = 1 >> \"\$0\"'" run "$SBXRUN" --edit
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"unknown key 'bogus'"* ]]
+}
