@@ -37,7 +37,8 @@ struct sbx_cpol_hdr {
 	char magic[8];
 	uint32_t version;
 	uint32_t size;		/* whole buffer, header included */
-	uint64_t checksum;	/* XXH3-64 of bytes [sizeof hdr, size) */
+	uint64_t checksum;	/* XXH3-64 of bytes [offsetof(flags), size):
+				 * everything after this field */
 	uint32_t flags;
 	uint32_t net;		/* enum sbx_net */
 	uint32_t nrules, off_rules;

@@ -3,12 +3,18 @@
  * sandboxed process (the shim): no allocation, no system calls, and no
  * byte of the buffer is trusted before sbx_cpol_view() has checked it.
  */
+#include <stddef.h>
 #include <string.h>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "cpol.h"
+
+/* The checksum covers everything after itself, header fields included
+ * (a flipped flag, count or string offset is corruption too); magic,
+ * version and size are compared exactly. */
+#define SBX_CPOL_SUM_FROM offsetof(struct sbx_cpol_hdr, flags)
 
 /* Section [off, off + n * sz) lies inside a buffer of size len. */
 static int section_ok(uint32_t off, uint32_t n, size_t sz, size_t len)
@@ -90,8 +96,8 @@ static const char *header_problem(const struct sbx_cpol_hdr *h, size_t len)
 	    !section_ok(h->off_strings, h->len_strings, 1, len) ||
 	    h->len_strings == 0)
 		return "section out of bounds";
-	if (XXH3_64bits((const unsigned char *)h + sizeof(*h),
-			len - sizeof(*h)) != h->checksum)
+	if (XXH3_64bits((const unsigned char *)h + SBX_CPOL_SUM_FROM,
+			len - SBX_CPOL_SUM_FROM) != h->checksum)
 		return "checksum mismatch";
 	return NULL;
 }

@@ -4,6 +4,7 @@
  * equal length strongest mode first, so the reader's first match is the
  * deciding rule.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,9 @@
 #include <xxhash.h>
 
 #include "cpol.h"
+
+/* Checksummed: from the field after the checksum to the end. */
+#define SBX_CPOL_SUM_FROM offsetof(struct sbx_cpol_hdr, flags)
 
 struct strtab {
 	char *buf;
@@ -188,7 +192,10 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 		buf = nb;
 	}
 	memcpy(buf + off, st.buf, st.len);
-	h.checksum = XXH3_64bits(buf + sizeof(h), total - sizeof(h));
+	/* The checksum covers every byte after itself, header fields
+	 * included; magic, version and size are checked exactly. */
+	memcpy(buf, &h, sizeof(h));
+	h.checksum = XXH3_64bits(buf + SBX_CPOL_SUM_FROM, total - SBX_CPOL_SUM_FROM);
 	memcpy(buf, &h, sizeof(h));
 	free(st.buf);
 	*bufp = buf;

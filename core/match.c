@@ -18,6 +18,10 @@ static int bracket(const char *p, char c, const char **end)
 
 	if (neg)
 		p++;
+	if (!*p) {	/* "[!" or "[^" ends the pattern: no set, no match */
+		*end = p;
+		return 0;
+	}
 	do {
 		if (p[1] == '-' && p[2] && p[2] != ']') {
 			hit |= (c >= p[0] && c <= p[2]);

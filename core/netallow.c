@@ -67,8 +67,15 @@ static int valid_hostname(const char *h)
 /* Is this address (with prefix) inside link-local / metadata space? */
 static int forbidden_addr(int af, const unsigned char *a, int prefix)
 {
+	static const unsigned char v4mapped[12] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
+	};
+
 	if (af == AF_INET)
 		return a[0] == 169 && a[1] == 254 && prefix >= 16;
+	/* ::ffff:169.254.169.254 is 169.254.169.254 (THREATS NET-07) */
+	if (memcmp(a, v4mapped, sizeof(v4mapped)) == 0)
+		return forbidden_addr(AF_INET, a + 12, prefix - 96);
 	if (a[0] == 0xfe && (a[1] & 0xc0) == 0x80 && prefix >= 10)
 		return 1;
 	/* fd00:ec2::254, the IPv6 EC2 metadata endpoint */

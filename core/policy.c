@@ -314,7 +314,8 @@ int sbx_policy_add_path(struct sbx_policy *p, const char *root,
 		return fail(err, "out of memory");
 	r->rootlen = strlen(norm);
 	r->mode = mode;
-	r->flags = flags;
+	/* Everything hidden is treated as a secret in explanations. */
+	r->flags = flags | (mode == SBX_HIDE ? SBX_RF_SECRET : 0);
 	r->src = src;
 	return 0;
 }
@@ -441,22 +442,59 @@ static void drop_unhiding(struct sbx_policy *p)
 	}
 }
 
-int sbx_policy_finish(struct sbx_policy *p, struct sbx_err *err)
+/* The project directory is compared as a normalised root everywhere
+ * (system directories, $HOME, rule roots): "/home/" or "/x/../usr" must
+ * not slip past check_project(). */
+static int norm_project(struct sbx_policy *p, struct sbx_err *err)
+{
+	char norm[PATH_MAX];
+	char *d;
+
+	if (!p->project)
+		return fail(err, "no project directory");
+	if (sbx_path_norm(p->project, "/", p->home, 1, norm, sizeof(norm)) < 0)
+		return fail(err, "bad project directory '%s': %s", p->project,
+			    strerror(errno));
+	if (strcmp(norm, p->project) == 0)
+		return 0;
+	d = strdup(norm);
+	if (!d)
+		return fail(err, "out of memory");
+	free(p->project);
+	p->project = d;
+	return 0;
+}
+
+/* A built-in writable root (the project, /tmp) unless a rule for it
+ * exists already; either way the rule gets flag.  The root is looked up
+ * normalised: /tmp may be a symlink. */
+static int builtin_root(struct sbx_policy *p, const char *root, unsigned flag,
+			struct sbx_err *err)
 {
 	struct sbx_src bi = { "built-in", 0 };
+	struct sbx_path_rule *r;
+	char norm[PATH_MAX];
 
-	if (check_project(p, err) < 0)
+	if (sbx_path_norm(root, p->project, p->home, 1, norm, sizeof(norm)) < 0)
+		return fail(err, "bad path '%s': %s", root, strerror(errno));
+	r = find_root(p, norm);
+	if (!r) {
+		if (sbx_policy_add_path(p, norm, SBX_RW, flag, bi, err) < 0)
+			return -1;
+		r = find_root(p, norm);
+	}
+	if (r)
+		r->flags |= flag;
+	return 0;
+}
+
+int sbx_policy_finish(struct sbx_policy *p, struct sbx_err *err)
+{
+	if (norm_project(p, err) < 0 || check_project(p, err) < 0)
 		return -1;
-	if (!find_root(p, p->project) &&
-	    sbx_policy_add_path(p, p->project, SBX_RW, SBX_RF_PROJECT, bi,
-				err) < 0)
+	if (builtin_root(p, p->project, SBX_RF_PROJECT, err) < 0 ||
+	    builtin_root(p, "/tmp", SBX_RF_TMP, err) < 0)
 		return -1;
-	else
-		find_root(p, p->project)->flags |= SBX_RF_PROJECT;
-	if (!find_root(p, "/tmp") &&
-	    sbx_policy_add_path(p, "/tmp", SBX_RW, SBX_RF_TMP, bi, err) < 0)
-		return -1;
-	find_root(p, "/tmp")->flags |= SBX_RF_TMP;
 	if (p->redirect_caches && p->cache_dir &&
 	    sbx_policy_add_path(p, p->cache_dir, SBX_RW, 0,
 				(struct sbx_src){ "build profile cache", 0 },

@@ -181,7 +181,8 @@ const char *sbx_policy_intern(struct sbx_policy *p, const char *s);
  * existing prefix and the non-existent tail is kept lexically. */
 int sbx_path_norm(const char *in, const char *base, const char *home,
 		  int resolve, char *out, size_t outsz);
-/* Lexical only, in place-safe, no allocation, no syscalls; for the shim. */
+/* Lexical only, no allocation, no syscalls; for the shim.  out must not
+ * overlap in or base. */
 int sbx_path_lex(const char *in, const char *base, char *out, size_t outsz);
 /* Is path equal to root or below it?  Both normalised. */
 int sbx_path_within(const char *path, const char *root, size_t rootlen);

@@ -149,6 +149,7 @@ int sbx_read_file(sbx_t *s, const char *path, size_t max, char **data,
 		  size_t *len, struct sbx_answer *ans)
 {
 	struct sbx_answer tmp, *a = ans ? ans : &tmp;
+	struct stat st;
 	char *buf;
 	ssize_t n;
 	size_t got = 0;
@@ -161,6 +162,15 @@ int sbx_read_file(sbx_t *s, const char *path, size_t max, char **data,
 	fd = open(a->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return SBX_E_IO;
+	/* Never allocate more than the file holds (and never max + 1 when
+	 * max is SIZE_MAX). */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size < (uint64_t)max)
+		max = (size_t)st.st_size;
+	if (max >= SIZE_MAX / 2) {
+		close(fd);
+		return SBX_E_ARG;
+	}
 	buf = malloc(max + 1);
 	while (buf && got < max && (n = read(fd, buf + got, max - got)) > 0)
 		got += (size_t)n;

@@ -12,6 +12,6 @@ for f in "$@"; do
 	echo "fuzz: $name for ${secs}s"
 	"$f" -max_total_time="$secs" -print_final_stats=0 "$work" >"$work.log" 2>&1 || {
 		tail -40 "$work.log"; rm -rf "$work" "$work.log"; exit 1; }
-	tail -1 "$work.log"
+	grep "^Done" "$work.log" || tail -1 "$work.log"
 	rm -rf "$work" "$work.log"
 done

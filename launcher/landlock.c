@@ -1,0 +1,578 @@
+/*
+ * landlock.c - Landlock rules from the policy, in both kernel modes.
+ *
+ * Landlock is an allow-list whose grants are inherited by a whole
+ * hierarchy: a rule on a directory covers everything beneath it, and the
+ * rights on a path are the union of the rules on all its ancestors.  The
+ * policy, though, says "the longest root wins", so a hidden path below a
+ * readable root cannot be expressed by granting the root.  Instead the
+ * root is "carved": every entry along the way down to the hidden path is
+ * granted on its own, except the one that leads to it.  Only the
+ * directories named by the policy are read (one readdir per ancestor of a
+ * hidden path), never the project tree.
+ *
+ * Carving has a price: the carved directories themselves get no rights of
+ * their own, so they cannot be listed and, below a writable root, accept
+ * no new entries.  In full mode the mount namespace already hides these
+ * paths, so there we carve only below read-only roots (where it costs
+ * nothing but listing, which we give back) and rely on the mounts below
+ * writable ones.  In landlock-only mode there is nothing else: we carve
+ * everywhere and accept the cost.  Entries created after start-up inside
+ * a carved directory get nothing, which also covers secrets that appear
+ * during the run.
+ *
+ * Read-only rules below writable roots (protect entries) are not carved:
+ * doing so would forbid creating files anywhere on the way down.  In full
+ * mode read-only bind mounts enforce them; in landlock-only mode they are
+ * advisory (the shim).
+ *
+ * Called in the launcher's child, single-threaded, after the mount view
+ * and stdio are in place and before seccomp and exec.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kernel.h"
+
+/*
+ * Landlock UAPI, carried here because the distribution's headers may be
+ * older than the running kernel.  Macros are guarded so a newer header
+ * (included by someone else) cannot clash; the structs and rule types use
+ * our own names for the same reason.
+ */
+#ifndef __NR_landlock_create_ruleset
+#define __NR_landlock_create_ruleset 444
+#endif
+#ifndef __NR_landlock_add_rule
+#define __NR_landlock_add_rule 445
+#endif
+#ifndef __NR_landlock_restrict_self
+#define __NR_landlock_restrict_self 446
+#endif
+
+#ifndef LANDLOCK_CREATE_RULESET_VERSION
+#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+#endif
+#ifndef LANDLOCK_CREATE_RULESET_ERRATA
+#define LANDLOCK_CREATE_RULESET_ERRATA (1U << 1)
+#endif
+
+/* Filesystem rights; ABI 1 unless noted. */
+#ifndef LANDLOCK_ACCESS_FS_EXECUTE
+#define LANDLOCK_ACCESS_FS_EXECUTE	(1ULL << 0)
+#define LANDLOCK_ACCESS_FS_WRITE_FILE	(1ULL << 1)
+#define LANDLOCK_ACCESS_FS_READ_FILE	(1ULL << 2)
+#define LANDLOCK_ACCESS_FS_READ_DIR	(1ULL << 3)
+#define LANDLOCK_ACCESS_FS_REMOVE_DIR	(1ULL << 4)
+#define LANDLOCK_ACCESS_FS_REMOVE_FILE	(1ULL << 5)
+#define LANDLOCK_ACCESS_FS_MAKE_CHAR	(1ULL << 6)
+#define LANDLOCK_ACCESS_FS_MAKE_DIR	(1ULL << 7)
+#define LANDLOCK_ACCESS_FS_MAKE_REG	(1ULL << 8)
+#define LANDLOCK_ACCESS_FS_MAKE_SOCK	(1ULL << 9)
+#define LANDLOCK_ACCESS_FS_MAKE_FIFO	(1ULL << 10)
+#define LANDLOCK_ACCESS_FS_MAKE_BLOCK	(1ULL << 11)
+#define LANDLOCK_ACCESS_FS_MAKE_SYM	(1ULL << 12)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_REFER
+#define LANDLOCK_ACCESS_FS_REFER	(1ULL << 13)	/* ABI 2 */
+#endif
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE	(1ULL << 14)	/* ABI 3 */
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV	(1ULL << 15)	/* ABI 5 */
+#endif
+
+/* Network rights, ABI 4. */
+#ifndef LANDLOCK_ACCESS_NET_BIND_TCP
+#define LANDLOCK_ACCESS_NET_BIND_TCP	(1ULL << 0)
+#define LANDLOCK_ACCESS_NET_CONNECT_TCP	(1ULL << 1)
+#endif
+
+/* Scopes, ABI 6. */
+#ifndef LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
+#define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET	(1ULL << 0)
+#define LANDLOCK_SCOPE_SIGNAL			(1ULL << 1)
+#endif
+
+/* landlock_restrict_self() flags, ABI 7. */
+#ifndef LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF
+#define LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF	(1U << 0)
+#define LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON		(1U << 1)
+#define LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF	(1U << 2)
+#endif
+
+#define LL_RULE_PATH_BENEATH	1
+#define LL_RULE_NET_PORT	2	/* unused: we never allow a port */
+
+struct ll_ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net;	/* ABI 4 */
+	uint64_t scoped;		/* ABI 6 */
+};
+
+struct ll_path_beneath_attr {
+	uint64_t allowed_access;
+	int32_t parent_fd;
+} __attribute__((packed));
+
+struct ll_net_port_attr {
+	uint64_t allowed_access;
+	uint64_t port;
+} __attribute__((packed));
+
+/* Every filesystem right we know (ABI 7 adds none after IOCTL_DEV). */
+#define LL_FS_ALL	((LANDLOCK_ACCESS_FS_IOCTL_DEV << 1) - 1)
+/* The only rights a rule on a non-directory may carry. */
+#define LL_FS_FILE	(LANDLOCK_ACCESS_FS_EXECUTE | \
+			 LANDLOCK_ACCESS_FS_WRITE_FILE | \
+			 LANDLOCK_ACCESS_FS_READ_FILE | \
+			 LANDLOCK_ACCESS_FS_TRUNCATE | \
+			 LANDLOCK_ACCESS_FS_IOCTL_DEV)
+#define LL_FS_READ	(LANDLOCK_ACCESS_FS_EXECUTE | \
+			 LANDLOCK_ACCESS_FS_READ_FILE | \
+			 LANDLOCK_ACCESS_FS_READ_DIR)
+/* Device nodes every process expects to open, and the terminal. */
+#define LL_FS_DEV	(LANDLOCK_ACCESS_FS_READ_FILE | \
+			 LANDLOCK_ACCESS_FS_WRITE_FILE | \
+			 LANDLOCK_ACCESS_FS_TRUNCATE | \
+			 LANDLOCK_ACCESS_FS_IOCTL_DEV)
+
+struct ll {
+	const struct sbx_policy *p;
+	int full;		/* full mode: mounts hide and protect too */
+	int fd;			/* the ruleset */
+	uint64_t fs;		/* handled filesystem rights */
+	uint64_t net;		/* handled network rights */
+	uint64_t scoped;
+	uint32_t restrict_flags;
+	struct sbx_err *err;
+	char path[PATH_MAX];	/* the directory being carved */
+};
+
+__attribute__((format(printf, 3, 4)))
+static int ll_fail(struct sbx_err *err, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!err)
+		return -1;
+	va_start(ap, fmt);
+	n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	if (errnum && n >= 0 && (size_t)n < sizeof err->msg)
+		snprintf(err->msg + n, sizeof err->msg - (size_t)n, ": %s",
+			 strerror(errnum));
+	return -1;
+}
+
+/*
+ * Start from everything we know and drop what the running ABI lacks, the
+ * way samples/landlock/sandboxer.c does.  An ABI newer than ours keeps
+ * our full set: rights we do not know stay unhandled, i.e. allowed, which
+ * is how every Landlock user behaves on a newer kernel.
+ */
+static void ll_set_abi(struct ll *l, int abi)
+{
+	l->fs = LL_FS_ALL;
+	l->net = LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP;
+	l->scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL;
+	/*
+	 * ABI 7 logging: keep the kernel's defaults.  Denials of the launcher
+	 * itself (up to exec) are logged; those of the sandboxed command are
+	 * not, because untrusted code could flood the audit log, and an
+	 * unprivileged supervisor cannot read audit records anyway.  Muting
+	 * nested domains is a runtime choice per the kernel docs, not ours.
+	 */
+	l->restrict_flags = 0;
+
+	switch (abi) {
+	case 1:
+		l->fs &= ~LANDLOCK_ACCESS_FS_REFER;
+		__attribute__((fallthrough));
+	case 2:
+		l->fs &= ~LANDLOCK_ACCESS_FS_TRUNCATE;
+		__attribute__((fallthrough));
+	case 3:
+		l->net = 0;
+		__attribute__((fallthrough));
+	case 4:
+		l->fs &= ~LANDLOCK_ACCESS_FS_IOCTL_DEV;
+		__attribute__((fallthrough));
+	case 5:
+		l->scoped = 0;
+		__attribute__((fallthrough));
+	case 6:
+		l->restrict_flags = 0;	/* no flags exist before ABI 7 */
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Which network rights to handle.  Handling a right with no port rule
+ * denies it everywhere, which is what "off" means.  With "loopback" the
+ * network namespace is private, so there is nothing for Landlock to add;
+ * "on" restricts nothing.  "filtered" has no proxy yet: in full mode the
+ * private namespace has no route, in landlock-only mode we fail closed.
+ */
+static int ll_handles_net(const struct ll *l)
+{
+	enum sbx_net n = l->p->net;
+
+	return n == SBX_NET_OFF || (n == SBX_NET_FILTERED && !l->full);
+}
+
+/*
+ * Network policies Landlock cannot carry in landlock-only mode.  Nothing
+ * has been applied when this fails.  seccomp still refuses every socket
+ * but AF_UNIX with network = off, so a caller under fallback = warn can
+ * run the same ruleset by passing a copy of the policy with net = on:
+ * below ABI 4 no network right is handled either way.
+ */
+static int ll_check_net(const struct sbx_policy *p, int full, int abi,
+			struct sbx_err *err)
+{
+	if (full)
+		return 0;
+	if (p->net == SBX_NET_LOOPBACK)
+		return ll_fail(err, 0, "landlock: network = loopback needs a "
+			       "private network namespace (full mode); without "
+			       "one the host's loopback and the internet are "
+			       "reachable");
+	if ((p->net == SBX_NET_OFF || p->net == SBX_NET_FILTERED) && abi < 4)
+		return ll_fail(err, 0, "landlock: network = %s cannot be "
+			       "enforced by Landlock ABI %d (TCP rules need "
+			       "ABI 4, Linux 6.7) without a network namespace; "
+			       "only the seccomp socket filter would hold",
+			       sbx_net_name(p->net), abi);
+	return 0;
+}
+
+/* Add one rule for an open fd.  Non-directories keep only file rights,
+ * symlinks get nothing: following them is not an access, and granting
+ * their target by its name could widen a hidden hierarchy. */
+static int ll_grant_fd(struct ll *l, int fd, uint64_t access,
+		       const char *what)
+{
+	struct ll_path_beneath_attr pb;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))
+		return 0;
+	if (!S_ISDIR(st.st_mode))
+		access &= LL_FS_FILE;
+	access &= l->fs;
+	if (!access)
+		return 0;
+	pb.allowed_access = access;
+	pb.parent_fd = fd;
+	if (syscall(__NR_landlock_add_rule, l->fd, LL_RULE_PATH_BENEATH,
+		    &pb, 0) == 0)
+		return 0;
+	return ll_fail(l->err, errno, "landlock: cannot add a rule for %s",
+		       what);
+}
+
+/* A path that does not exist (or cannot be opened) gets no rule: that
+ * only ever takes access away. */
+static int ll_grant_path(struct ll *l, const char *path, uint64_t access)
+{
+	int fd, rc;
+
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	rc = ll_grant_fd(l, fd, access, path);
+	close(fd);
+	return rc;
+}
+
+/* Is a hidden rule rooted exactly at path?  A hide rule always wins at
+ * its own root (hide > ro > rw), so no tie-break is needed. */
+static int ll_hidden_at(const struct sbx_policy *p, const char *path,
+			size_t len)
+{
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct sbx_path_rule *r = &p->rules[i];
+
+		if (r->mode == SBX_HIDE && r->rootlen == len &&
+		    memcmp(r->root, path, len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Is a hidden rule rooted strictly below path? */
+static int ll_hidden_below(const struct sbx_policy *p, const char *path,
+			   size_t len)
+{
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct sbx_path_rule *r = &p->rules[i];
+
+		if (r->mode == SBX_HIDE && r->rootlen > len &&
+		    sbx_path_within(r->root, path, len))
+			return 1;
+	}
+	return 0;
+}
+
+/* Does rule i decide at its root?  At equal roots the larger mode wins,
+ * then the earlier rule, as in the engine. */
+static int ll_rule_wins(const struct sbx_policy *p, size_t i)
+{
+	const struct sbx_path_rule *r = &p->rules[i];
+
+	for (size_t j = 0; j < p->nrules; j++) {
+		const struct sbx_path_rule *o = &p->rules[j];
+
+		if (j == i || o->rootlen != r->rootlen ||
+		    strcmp(o->root, r->root) != 0)
+			continue;
+		if (o->mode > r->mode || (o->mode == r->mode && j < i))
+			return 0;
+	}
+	return 1;
+}
+
+static int ll_carve_dir(struct ll *l, int dfd, uint64_t access, size_t len);
+
+/*
+ * One entry of a carved directory (its full path is built in l->path
+ * after len bytes): skip it if hidden, carve it if a hidden path lies
+ * below, grant it otherwise.
+ */
+static int ll_carve_entry(struct ll *l, int dfd, const char *name,
+			  uint64_t access, size_t len)
+{
+	size_t nlen = strlen(name), sep = l->path[len - 1] != '/';
+	size_t clen = len + sep + nlen;
+	int fd, rc;
+
+	if (clen >= sizeof l->path)
+		return 0;	/* unreachable by name anyway: grant nothing */
+	if (sep)
+		l->path[len] = '/';
+	memcpy(l->path + len + sep, name, nlen + 1);
+	if (ll_hidden_at(l->p, l->path, clen))
+		rc = 0;
+	else if (ll_hidden_below(l->p, l->path, clen)) {
+		/* O_NOFOLLOW: a symlink on the way is not descended into;
+		 * roots are resolved by the engine, so that only happens if
+		 * the tree changed, and then the entry simply gets nothing. */
+		fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			    O_CLOEXEC);
+		rc = fd < 0 ? 0 : ll_carve_dir(l, fd, access, clen);
+	} else {
+		fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		rc = fd < 0 ? 0 : ll_grant_fd(l, fd, access, l->path);
+		if (fd >= 0)
+			close(fd);
+	}
+	l->path[len] = '\0';
+	return rc;
+}
+
+/*
+ * Grant access to every entry of the directory dfd (path l->path, len
+ * bytes) except the way to hidden paths.  Takes ownership of dfd.
+ *
+ * In full mode the directory itself also gets READ_DIR so `ls /` and
+ * `ls ~` keep working: hidden directories there are empty tmpfs mounts,
+ * so listing below reveals nothing.  Landlock-only mode cannot afford it.
+ */
+static int ll_carve_dir(struct ll *l, int dfd, uint64_t access, size_t len)
+{
+	struct dirent *e;
+	DIR *d;
+	int rc = 0;
+
+	if (l->full && (access & LANDLOCK_ACCESS_FS_READ_DIR))
+		rc = ll_grant_fd(l, dfd, LANDLOCK_ACCESS_FS_READ_DIR, l->path);
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return ll_fail(l->err, errno, "landlock: cannot list %s",
+			       l->path);
+	}
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		rc = ll_carve_entry(l, dirfd(d), e->d_name, access, len);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* Rights for a rule mode; masked to the ABI when granted. */
+static uint64_t ll_mode_access(enum sbx_pmode mode)
+{
+	switch (mode) {
+	case SBX_RW:
+		return LL_FS_ALL;
+	case SBX_RO:
+		return LL_FS_READ;
+	case SBX_HIDE:
+		break;
+	}
+	return 0;
+}
+
+/* Must this rule be carved around hidden paths below it?  See the top of
+ * the file for why full mode leaves writable roots to the mounts. */
+static int ll_needs_carving(const struct ll *l, const struct sbx_path_rule *r)
+{
+	if (l->full && r->mode == SBX_RW)
+		return 0;
+	return ll_hidden_below(l->p, r->root, r->rootlen);
+}
+
+static int ll_apply_rule(struct ll *l, size_t i)
+{
+	const struct sbx_path_rule *r = &l->p->rules[i];
+	uint64_t access = ll_mode_access(r->mode);
+	int dfd;
+
+	if (!access || !ll_rule_wins(l->p, i))
+		return 0;
+	if (!ll_needs_carving(l, r))
+		return ll_grant_path(l, r->root, access);
+	if (r->rootlen >= sizeof l->path)
+		return 0;
+	dfd = open(r->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)	/* missing, or a file: nothing can hide below it */
+		return errno == ENOTDIR ? ll_grant_path(l, r->root, access) : 0;
+	memcpy(l->path, r->root, r->rootlen + 1);
+	return ll_carve_dir(l, dfd, access, r->rootlen);
+}
+
+/*
+ * The inherited terminal (or any character device on 0-2) may be
+ * reopened through /dev/stderr or /proc/self/fd/N, which Landlock checks
+ * again (FS-12).  Grant that one device file, with no more rights than
+ * the open fd already has, instead of all of /dev/pts, where the user's
+ * other terminals live (TTY-05).
+ */
+static int ll_grant_stdio(struct ll *l)
+{
+	char proc[32];
+	struct stat st;
+	uint64_t a;
+	int fd, fl, rc = 0;
+
+	for (fd = 0; fd <= 2 && rc == 0; fd++) {
+		fl = fcntl(fd, F_GETFL);
+		if (fl < 0 || (fl & O_PATH) || fstat(fd, &st) < 0 ||
+		    !S_ISCHR(st.st_mode))
+			continue;
+		a = LANDLOCK_ACCESS_FS_IOCTL_DEV;
+		if ((fl & O_ACCMODE) != O_WRONLY)
+			a |= LANDLOCK_ACCESS_FS_READ_FILE;
+		if ((fl & O_ACCMODE) != O_RDONLY)
+			a |= LANDLOCK_ACCESS_FS_WRITE_FILE |
+			     LANDLOCK_ACCESS_FS_TRUNCATE;
+		snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+		rc = ll_grant_path(l, proc, a);
+	}
+	return rc;
+}
+
+/*
+ * What any process needs whatever the policy says.  TRUNCATE matters:
+ * `> /dev/null` opens with O_TRUNC.  /proc is read-only: writes there
+ * (/proc/sys, other tasks' comm, oom_score_adj) are not worth the surface.
+ * Ptys are granted only in full mode, where /dev/pts is the sandbox's own
+ * devpts instance; in landlock-only mode it is the host's.
+ */
+static int ll_grant_basics(struct ll *l)
+{
+	static const char *const dev[] = {
+		"/dev/null", "/dev/zero", "/dev/full", "/dev/random",
+		"/dev/urandom", "/dev/tty",
+	};
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof dev / sizeof dev[0] && rc == 0; i++)
+		rc = ll_grant_path(l, dev[i], LL_FS_DEV);
+	if (rc == 0)
+		rc = ll_grant_path(l, "/proc", LANDLOCK_ACCESS_FS_READ_FILE |
+				   LANDLOCK_ACCESS_FS_READ_DIR);
+	if (rc == 0 && l->full)
+		rc = ll_grant_path(l, "/dev/pts",
+				   LL_FS_DEV | LANDLOCK_ACCESS_FS_READ_DIR);
+	if (rc == 0 && l->full)
+		rc = ll_grant_path(l, "/dev/ptmx", LL_FS_DEV);
+	if (rc == 0)
+		rc = ll_grant_stdio(l);
+	return rc;
+}
+
+static int ll_create(struct ll *l)
+{
+	struct ll_ruleset_attr attr;
+
+	memset(&attr, 0, sizeof attr);
+	attr.handled_access_fs = l->fs;
+	attr.handled_access_net = ll_handles_net(l) ? l->net : 0;
+	attr.scoped = l->scoped;
+	/* The full struct is fine on older kernels: they accept a larger
+	 * size as long as the fields they do not know are zero, and the
+	 * ABI switch zeroed them. */
+	l->fd = (int)syscall(__NR_landlock_create_ruleset, &attr,
+			     sizeof attr, 0);
+	if (l->fd < 0)
+		return ll_fail(l->err, errno,
+			       "landlock: cannot create the ruleset");
+	return 0;
+}
+
+static int ll_restrict(struct ll *l)
+{
+	/* Required unless we hold CAP_SYS_ADMIN, and wanted anyway: set-uid
+	 * binaries must not run with the policy's blind spots. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return ll_fail(l->err, errno, "landlock: cannot set no_new_privs");
+	if (syscall(__NR_landlock_restrict_self, l->fd, l->restrict_flags) < 0)
+		return ll_fail(l->err, errno,
+			       "landlock: cannot enforce the ruleset");
+	return 0;
+}
+
+int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode,
+		       int abi, struct sbx_err *err)
+{
+	struct ll l;
+	int rc = 0;
+
+	if (abi < 1)
+		return ll_fail(err, 0, "landlock: not available on this kernel");
+	memset(&l, 0, sizeof l);
+	l.p = p;
+	l.full = mode == SBX_KMODE_FULL;
+	l.err = err;
+	if (ll_check_net(p, l.full, abi, err) < 0)
+		return -1;
+	ll_set_abi(&l, abi);
+	if (ll_create(&l) < 0)
+		return -1;
+	for (size_t i = 0; i < p->nrules && rc == 0; i++)
+		rc = ll_apply_rule(&l, i);
+	if (rc == 0)
+		rc = ll_grant_basics(&l);
+	if (rc == 0)
+		rc = ll_restrict(&l);
+	close(l.fd);
+	return rc;
+}

@@ -1,0 +1,111 @@
+/*
+ * cwd.c - the cached working directory, for relative paths on the hot
+ * path of the application-level checks (never realpath or getcwd per
+ * call).
+ *
+ * The cache is a seqlock: a writer makes the sequence odd, copies, makes
+ * it even; a reader copies and retries when the sequence moved.  Readers
+ * never block and never spin for long: after a few tries, or when the
+ * cache is marked stale, they ask the kernel (SYS_getcwd).  That also
+ * makes the cache safe in signal handlers that interrupt a writer.
+ *
+ * vfork: a vfork child shares our memory but has its own cwd, so a chdir
+ * in the child must not overwrite the parent's cache (Python's
+ * subprocess(cwd=...) does exactly that).  The chdir hook refreshes the
+ * cache only when getpid() is still the pid the cache belongs to;
+ * otherwise it marks the cache stale, which costs the parent a getcwd
+ * per relative path until its own next check refreshes it.
+ *
+ * The cache can be wrong when the cwd changes behind our back (a raw
+ * chdir syscall, glibc-internal chdir in nftw(FTW_CHDIR)).  It only
+ * steers the fast path: every refusal based on a relative path is
+ * re-checked with a fresh getcwd first (appcheck.c), so a stale cache can
+ * cost an explanation but never refuses an allowed call.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "shim.h"
+#include "sys.h"
+
+static char cwd_buf[PATH_MAX];
+static unsigned cwd_seq;	/* odd while a writer copies */
+static int cwd_stale = 1;
+
+/* Refresh from the kernel; only the process the cache belongs to. */
+static void cwd_refresh(void)
+{
+	char tmp[PATH_MAX];
+	unsigned s = __atomic_load_n(&cwd_seq, __ATOMIC_ACQUIRE);
+	long n = sys_getcwd(tmp, sizeof(tmp));
+
+	if (n <= 0 || tmp[0] != '/' || (s & 1) ||
+	    !__atomic_compare_exchange_n(&cwd_seq, &s, s + 1, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&cwd_stale, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	memcpy(cwd_buf, tmp, (size_t)n);
+	__atomic_store_n(&cwd_stale, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&cwd_seq, s + 2, __ATOMIC_RELEASE);
+}
+
+void shim_cwd_init(void)
+{
+	cwd_refresh();
+}
+
+/* Called by chdir/fchdir after they succeeded. */
+void shim_cwd_changed(void)
+{
+	int saved = errno;
+
+	if (sys_getpid() == shim_g.pid)
+		cwd_refresh();
+	else
+		__atomic_store_n(&cwd_stale, 1, __ATOMIC_RELEASE);
+	errno = saved;
+}
+
+static int cwd_fresh(char *out, size_t sz)
+{
+	long n = sys_getcwd(out, sz);
+
+	return n > 0 && out[0] == '/' ? 0 : -1;
+}
+
+static int cwd_cached(char *out, size_t sz)
+{
+	for (int tries = 0; tries < 4; tries++) {
+		unsigned s1 = __atomic_load_n(&cwd_seq, __ATOMIC_ACQUIRE);
+		size_t n;
+
+		if (s1 & 1)
+			continue;
+		n = strnlen(cwd_buf, sizeof(cwd_buf));
+		if (n >= sz || n == sizeof(cwd_buf))
+			return -1;
+		memcpy(out, cwd_buf, n);
+		out[n] = '\0';
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&cwd_seq, __ATOMIC_RELAXED) == s1)
+			return out[0] == '/' ? 0 : -1;
+	}
+	return -1;
+}
+
+int shim_cwd_get(char *out, size_t sz, int fresh)
+{
+	int saved = errno, rc;
+
+	if (!fresh && !__atomic_load_n(&cwd_stale, __ATOMIC_ACQUIRE) &&
+	    cwd_cached(out, sz) == 0)
+		return 0;
+	rc = cwd_fresh(out, sz);
+	/* A stale cache heals itself in the process it belongs to. */
+	if (rc == 0 && __atomic_load_n(&cwd_stale, __ATOMIC_ACQUIRE) &&
+	    sys_getpid() == shim_g.pid)
+		cwd_refresh();
+	errno = saved;
+	return rc;
+}

@@ -1,0 +1,136 @@
+/*
+ * exec.c - exec deny rules and explanations of refused execs.
+ *
+ * sbx_cpol_exec_check matches the program pattern against the basename
+ * of argv[0] and of the resolved path, or against the full path when the
+ * pattern has a '/'.  The wrappers therefore resolve what will run the
+ * way the kernel or execvp would: a path is made absolute lexically, a
+ * bare name is looked up in PATH here, on the stack, one stat per
+ * candidate -- and only when the policy has exec rules at all.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+#include "sys.h"
+
+static int has_exec_rules(void)
+{
+	return shim_g.active && shim_g.pol.hdr->nexec > 0;
+}
+
+/* The program as the message names it: argv[0] as the caller wrote it. */
+static const char *shown_name(const char *path, char *const argv[])
+{
+	return argv && argv[0] && argv[0][0] ? argv[0] : path ? path : "?";
+}
+
+static int check_resolved(const char *abs, const char *path,
+			  char *const argv[])
+{
+	const struct sbx_cpol_exec *e =
+		sbx_cpol_exec_check(&shim_g.pol, abs, argv);
+
+	if (!e)
+		return 0;
+	shim_explain_exec(shown_name(path, argv), abs ? abs : "", e);
+	return EACCES;
+}
+
+int shim_exec_check_at(int dirfd, const char *path, int flags,
+		       char *const argv[])
+{
+	char abs[PATH_MAX];
+	const char *p = path;
+	int saved = errno, rc;
+
+	if (!has_exec_rules())
+		return 0;
+	if ((flags & AT_EMPTY_PATH) && path && !*path) {
+		if (shim_fdpath(dirfd, abs, sizeof(abs)) == 0)
+			p = abs;
+	} else if (path && (strchr(path, '/') || dirfd != AT_FDCWD) &&
+		   shim_abspath(dirfd, path, 1, abs, sizeof(abs)) == 0) {
+		/* a bare name (not found in PATH) stays a name */
+		p = abs;
+	}
+	rc = check_resolved(p, path, argv);
+	errno = saved;
+	return rc;
+}
+
+int shim_exec_check(const char *path, char *const argv[])
+{
+	return shim_exec_check_at(AT_FDCWD, path, 0, argv);
+}
+
+/* One PATH candidate: dir (may be empty: the cwd) + "/" + file. */
+static int candidate(const char *dir, size_t dl, const char *file,
+		     char *out, size_t sz)
+{
+	size_t fl = strlen(file);
+	struct stat st;
+
+	if (dl + 1 + fl + 1 > sz)
+		return -1;
+	memcpy(out, dir, dl);
+	if (dl)
+		out[dl++] = '/';
+	memcpy(out + dl, file, fl + 1);
+	return sys_fstatat(AT_FDCWD, out, &st, 0) == 0 &&
+	       S_ISREG(st.st_mode) && (st.st_mode & 0111) ? 0 : -1;
+}
+
+/* What execvp(file) would run, searching the caller's PATH like glibc
+ * (default "/bin:/usr/bin"); file itself when it has a '/' or nothing
+ * matches. */
+const char *shim_path_search(const char *file, char *out, size_t sz)
+{
+	const char *path = getenv("PATH");
+	int saved = errno;
+
+	if (!file || !*file || strchr(file, '/'))
+		return file;
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (;;) {
+		const char *end = strchrnul(path, ':');
+
+		if (candidate(path, (size_t)(end - path), file, out, sz) == 0) {
+			errno = saved;
+			return out;
+		}
+		if (!*end)
+			break;
+		path = end + 1;
+	}
+	errno = saved;
+	return file;
+}
+
+int shim_exec_check_search(const char *file, char *const argv[])
+{
+	char found[PATH_MAX];
+
+	if (!has_exec_rules())
+		return 0;
+	return shim_exec_check(shim_path_search(file, found, sizeof(found)),
+			       argv);
+}
+
+/* The kernel refused an exec: explain a hidden or uncovered program. */
+void shim_exec_failed(int dirfd, const char *path, int search, int err)
+{
+	char found[PATH_MAX];
+	struct shim_fs f;
+
+	if (!shim_g.active || !path)
+		return;
+	if (search)
+		path = shim_path_search(path, found, sizeof(found));
+	f = SHIM_FS(dirfd, path, SBX_OP_EXEC, 0);
+	shim_explain_failure(&f, err);
+	errno = err;
+}

@@ -1,0 +1,272 @@
+/*
+ * init.c - finding the real functions, loading the compiled policy and
+ * capturing the variables the exec wrappers put back.
+ *
+ * Init runs from our constructor and, lazily, from the first hook that
+ * finds it not done (another library's constructor may call open before
+ * ours ran).  It takes no lock: the real-function pointers are resolved
+ * by whichever thread gets there (dlsym is thread-safe and the result is
+ * the same for everyone), and exactly one thread, the one that wins a
+ * compare-and-swap, loads the policy.  A hook that runs on another thread
+ * while that load is in progress passes its call through unexamined,
+ * which can lose an explanation but never widen access.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <netdb.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/un.h>
+
+#include "shim.h"
+#include "sys.h"
+
+struct shim_state shim_g;
+int shim_ready;
+__thread int shim_depth __attribute__((tls_model("initial-exec")));
+
+static int resolved;
+
+/*
+ * Until a pointer is resolved it points at a stub that fails with ENOSYS
+ * (a NULL pointer would crash a hook reached from inside dlsym itself).
+ * A pointer stays on its stub when libc lacks the function or when
+ * dlsym(RTLD_NEXT) hands back our own hook, which would recurse forever.
+ */
+#define SBX_HOOK(ret, name, params, fail)			\
+	static ret stub_##name params { errno = ENOSYS; return fail; } \
+	name##_fn *real_##name = stub_##name;
+#include "hooks.def"
+#undef SBX_HOOK
+
+static void complain_self(const char *sym)
+{
+	static const char a[] = "sbxrun: shim: dlsym(RTLD_NEXT, \"";
+	static const char b[] = "\") returned the shim itself; that call "
+				"will fail with ENOSYS (broken build)\n";
+
+	sys_write_all(2, a, sizeof(a) - 1);
+	sys_write_all(2, sym, strlen(sym));
+	sys_write_all(2, b, sizeof(b) - 1);
+}
+
+static void resolve_one(void **slot, const char *sym, void *self)
+{
+	void *p = dlsym(RTLD_NEXT, sym);
+
+	if (p == self && p)
+		complain_self(sym);
+	if (!p || p == self)
+		return;
+	__atomic_store_n(slot, p, __ATOMIC_RELEASE);
+}
+
+/* Idempotent; any thread may run it, concurrently too. */
+static void resolve_all(void)
+{
+	int saved = errno;
+
+#define SBX_HOOK(ret, name, params, fail) \
+	resolve_one((void **)&real_##name, #name, (void *)name);
+#include "hooks.def"
+#undef SBX_HOOK
+	__atomic_store_n(&resolved, 1, __ATOMIC_RELEASE);
+	errno = saved;
+}
+
+/* ------------------------------------------------------------ policy */
+
+/*
+ * Read the compiled policy into a private anonymous mapping and make it
+ * read-only before validating it.  A copy rather than a mapping of the
+ * file: a file that changes or shrinks under a MAP_PRIVATE mapping could
+ * turn validated offsets into SIGBUS later; a sealed private copy cannot
+ * change after sbx_cpol_view() checked it.
+ */
+static void *read_policy(const char *path, size_t *len)
+{
+	struct stat st;
+	void *buf = MAP_FAILED;
+	size_t got = 0;
+	int fd = sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 &&
+	    st.st_size >= (off_t)sizeof(struct sbx_cpol_hdr) &&
+	    st.st_size <= (off_t)SBX_CPOL_MAX_BYTES)
+		buf = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	while (buf != MAP_FAILED && got < (size_t)st.st_size) {
+		ssize_t n = sys_read(fd, (char *)buf + got,
+				     (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	sys_close(fd);
+	if (buf == MAP_FAILED)
+		return NULL;
+	if (got != (size_t)st.st_size ||
+	    mprotect(buf, got, PROT_READ) != 0) {
+		munmap(buf, (size_t)st.st_size);
+		return NULL;
+	}
+	*len = got;
+	return buf;
+}
+
+/* What the hot path needs to know about the rules, computed once. */
+static void summarise_rules(void)
+{
+	const struct sbx_cpol_hdr *h = shim_g.pol.hdr;
+
+	shim_g.quiet = (h->flags & (SBX_CPOL_F_QUIET | SBX_CPOL_F_REPORT_ONLY)) != 0;
+	for (uint32_t i = 0; i < h->nrules; i++) {
+		const struct sbx_cpol_rule *r = &shim_g.pol.rules[i];
+
+		if (r->nsuffixes && r->mode == SBX_RW)
+			shim_g.app |= CHK_NAME;
+		if (r->max_file_bytes) {
+			shim_g.app |= CHK_SIZE;
+			if (!shim_g.min_limit || r->max_file_bytes < shim_g.min_limit)
+				shim_g.min_limit = r->max_file_bytes;
+		}
+		if ((h->flags & SBX_CPOL_F_SHIM_PROTECT) &&
+		    (r->flags & SBX_RF_PROTECT) && r->mode == SBX_RO)
+			shim_g.protect = 1;
+	}
+	if (shim_g.protect)
+		shim_g.app |= CHK_MODIFY | CHK_TREE | CHK_NAME;
+}
+
+/* On any failure the shim stays silent and passes everything through. */
+static void load_policy(const char *path)
+{
+	const char *why;
+	size_t len = 0;
+	void *buf = read_policy(path, &len);
+
+	if (!buf)
+		return;
+	if (sbx_cpol_view(buf, len, &shim_g.pol, &why) < 0) {
+		munmap(buf, len);
+		return;
+	}
+	summarise_rules();
+	shim_g.active = 1;
+}
+
+/* ------------------------------------------------------------ variables */
+
+static const char *const var_names[SHIM_NVARS] = {
+	[SHIM_VAR_PRELOAD] = "LD_PRELOAD",
+	[SHIM_VAR_POLICY] = "SBXRUN_POLICY",
+	[SHIM_VAR_REPORT] = "SBXRUN_REPORT",
+	[SHIM_VAR_SBXRUN] = "SBXRUN",
+	[SHIM_VAR_NET] = "SBXRUN_NET",
+};
+
+static void capture_one(struct shim_var_copy *c, const char *name,
+			const char *val, size_t vlen)
+{
+	size_t nl = strlen(name);
+
+	c->name = name;
+	c->namelen = nl;
+	if (!val || nl + 1 + vlen + 1 > sizeof(c->text))
+		return;
+	memcpy(c->text, name, nl);
+	c->text[nl] = '=';
+	memcpy(c->text + nl + 1, val, vlen);
+	c->text[nl + 1 + vlen] = '\0';
+	c->present = 1;
+}
+
+static void capture_vars(void)
+{
+	for (int i = 0; i < SHIM_NVARS; i++) {
+		const char *v = getenv(var_names[i]);
+		size_t vlen = v ? strlen(v) : 0;
+
+		if (i == SHIM_VAR_PRELOAD && v && shim_preload_find(v, &v, &vlen) < 0)
+			v = NULL;
+		capture_one(&shim_g.var[i], var_names[i], v, vlen);
+	}
+	if (shim_g.var[SHIM_VAR_PRELOAD].present)
+		shim_g.preload_entry = shim_g.var[SHIM_VAR_PRELOAD].text +
+				       sizeof("LD_PRELOAD=") - 1;
+	shim_g.repair = shim_g.var[SHIM_VAR_POLICY].present;
+}
+
+/* SBXRUN_REPORT=@name is an abstract socket, anything else a path. */
+static void prepare_report(void)
+{
+	struct sockaddr_un *sun = (struct sockaddr_un *)&shim_g.report_addr;
+	const char *v = getenv("SBXRUN_REPORT");
+	size_t n = v ? strlen(v) : 0;
+
+	if (n < 2 || n >= sizeof(sun->sun_path))
+		return;
+	sun->sun_family = AF_UNIX;
+	memcpy(sun->sun_path, v, n);
+	if (v[0] == '@')
+		sun->sun_path[0] = '\0';
+	shim_g.report_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n);
+}
+
+/* ------------------------------------------------------------ init */
+
+/* glibc's registration behind pthread_atfork; called directly because
+ * pthread_atfork itself needs __dso_handle, which -nostartfiles drops. */
+extern int __register_atfork(void (*prepare)(void), void (*parent)(void),
+			     void (*child)(void), void *dso);
+
+static void after_fork_child(void)
+{
+	shim_g.pid = sys_getpid();
+}
+
+static void load_all(void)
+{
+	const char *pol = getenv("SBXRUN_POLICY");
+
+	shim_g.pid = sys_getpid();
+	capture_vars();
+	prepare_report();
+	if (pol && *pol)
+		load_policy(pol);
+	/* The cwd cache serves only the application checks; without them
+	 * every path is resolved on a failure path, with a fresh getcwd. */
+	if (shim_g.app)
+		shim_cwd_init();
+	__register_atfork(NULL, NULL, after_fork_child, NULL);
+}
+
+/* Returns the state after this call: SHIM_READY, or 1 while another
+ * thread (or an outer frame of this one) is still loading. */
+int shim_init(void)
+{
+	int expect = 0;
+	int saved = errno;
+
+	if (!__atomic_load_n(&resolved, __ATOMIC_ACQUIRE))
+		resolve_all();
+	if (__atomic_compare_exchange_n(&shim_ready, &expect, 1, 0,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		load_all();
+		__atomic_store_n(&shim_ready, SHIM_READY, __ATOMIC_RELEASE);
+		expect = SHIM_READY;
+	}
+	errno = saved;
+	return expect;
+}
+
+__attribute__((constructor)) static void shim_ctor(void)
+{
+	shim_init();
+}

@@ -1,0 +1,128 @@
+/*
+ * fuzz_cpol.c - libFuzzer target for the compiled-policy reader, which
+ * runs inside every sandboxed process.
+ *
+ * Input byte 0 picks the mode:
+ *   even: the rest is a buffer handed to sbx_cpol_view as is;
+ *   odd:  the rest is a list of (offset, byte) edits applied to a valid
+ *         buffer built once; when bit 1 is set the checksum is recomputed
+ *         afterwards, so the structural checks behind it are reached.
+ * When the view is accepted, decisions and exec checks run on it; ASan
+ * catches any read outside the buffer.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "cpol.h"
+#include "policy.h"
+
+static void *valid;
+static size_t valid_len;
+
+static void build_valid(void)
+{
+	static const char *const rmargs[] = { "-*[rR]*", "/" };
+	struct sbx_policy p;
+	struct sbx_err err;
+	struct sbx_path_rule *r;
+
+	sbx_policy_init(&p);
+	p.project = strdup("/sbxt/p");
+	p.home = strdup("/sbxt/h");
+	p.profile = strdup("default");
+	sbx_policy_add_path(&p, "/", SBX_RO, 0, (struct sbx_src){ "a", 1 }, &err);
+	sbx_policy_add_path(&p, "~/.ssh", SBX_HIDE, 0, (struct sbx_src){ "a", 2 }, &err);
+	sbx_policy_add_path(&p, "notes", SBX_RW, 0, (struct sbx_src){ "a", 3 }, &err);
+	r = sbx_policy_last_rule(&p);
+	r->suffixes[r->nsuffixes++] = strdup(".md");
+	r->max_file_bytes = 100;
+	sbx_policy_add_exec(&p, "sudo", NULL, 0, "no", (struct sbx_src){ "a", 4 }, &err);
+	sbx_policy_add_exec(&p, "rm", rmargs, 2, "no", (struct sbx_src){ "a", 5 }, &err);
+	sbx_policy_add_allow(&p, "*.github.com:443", (struct sbx_src){ "a", 6 }, &err);
+	sbx_strv_add(&p, &p.unix_sockets, "/run/x.sock", (struct sbx_src){ 0 });
+	sbx_policy_finish(&p, &err);
+	if (sbx_cpol_build(&p, SBX_KMODE_FULL, 0, &valid, &valid_len, &err) < 0)
+		abort();
+	sbx_policy_free(&p);
+}
+
+static void query(const void *b, size_t len)
+{
+	static const char *const paths[] = {
+		"/", "/etc/passwd", "/sbxt/p/notes/a.md", "/sbxt/p/notes/a.c",
+		"/sbxt/h/.ssh/id", "/tmp/x", "relative",
+	};
+	static char *const argv1[] = { "rm", "-rf", "/", NULL };
+	static char *const argv2[] = { "sudo", NULL };
+	static char *const argv3[] = { NULL };
+	struct sbx_cpol v;
+	const char *why;
+
+	if (sbx_cpol_view(b, len, &v, &why) < 0) {
+		if (v.hdr || !why)
+			abort();
+		return;
+	}
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		for (int op = SBX_OP_READ; op <= SBX_OP_EXEC; op++) {
+			const struct sbx_cpol_rule *r;
+
+			(void)sbx_cpol_decide(&v, paths[i], (enum sbx_op)op, 101, &r);
+			if (r && (const unsigned char *)r < v.base)
+				abort();
+		}
+	(void)sbx_cpol_exec_check(&v, "/usr/bin/rm", argv1);
+	(void)sbx_cpol_exec_check(&v, NULL, argv2);
+	(void)sbx_cpol_exec_check(&v, "/x", argv3);
+	(void)strlen(sbx_cpol_str(&v, v.hdr->project));
+	(void)strlen(sbx_cpol_str(&v, v.hdr->home));
+	(void)strlen(sbx_cpol_str(&v, v.hdr->profile));
+	for (uint32_t i = 0; i < v.hdr->nallow; i++)
+		(void)strlen(sbx_cpol_str(&v, v.allow[i].host));
+	for (uint32_t i = 0; i < v.hdr->nsock; i++)
+		(void)strlen(sbx_cpol_str(&v, v.sock[i]));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	unsigned char *b;
+	size_t len;
+
+	if (!valid)
+		build_valid();
+	if (size == 0)
+		return 0;
+	if (!(data[0] & 1)) {
+		len = size - 1;
+		b = malloc(len ? len : 1);	/* exact size, 16-aligned */
+		if (!b)
+			return 0;
+		memcpy(b, data + 1, len);
+	} else {
+		len = valid_len;
+		b = malloc(len);
+		if (!b)
+			return 0;
+		memcpy(b, valid, len);
+		for (size_t i = 1; i + 2 < size; i += 3) {
+			size_t off = ((size_t)data[i] | (size_t)data[i + 1] << 8) % len;
+
+			b[off] = data[i + 2];
+		}
+		if (data[0] & 2) {
+			uint64_t sum = XXH3_64bits(b + offsetof(struct sbx_cpol_hdr, flags),
+						   len - offsetof(struct sbx_cpol_hdr, flags));
+
+			memcpy(b + offsetof(struct sbx_cpol_hdr, checksum), &sum, sizeof(sum));
+		}
+	}
+	query(b, len);
+	free(b);
+	return 0;
+}
