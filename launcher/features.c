@@ -394,6 +394,7 @@ enum plan_enf {
 	P_ADVISORY = SBX_ENF_ADVISORY,
 	P_NONE = SBX_ENF_NONE,
 	P_LAUNCHER,
+	P_PARTIAL,	/* kernel-enforced, with a stated gap */
 };
 
 struct plan {
@@ -514,9 +515,14 @@ static struct cell row_net(const struct plan *c)
 
 static struct cell row_unix_path(const struct plan *c)
 {
+	/* Only sockets under /run, /tmp and hidden directories leave the
+	 * view; a socket elsewhere in a readable tree stays connectable
+	 * until Landlock ABI 9 checks connect(2). */
 	if (c->full)
-		return CELL(P_KERNEL, "mount namespace: host sockets are not "
-			    "in the view");
+		return CELL(P_PARTIAL, "mount namespace hides /run (docker, "
+			    "D-Bus, agents), /tmp and hidden dirs; sockets "
+			    "elsewhere in readable trees stay reachable "
+			    "before Landlock ABI 9");
 	return CELL(P_NONE, "Landlock before ABI 9 does not check connect(): "
 		    "docker.sock, agents and D-Bus are reachable");
 }
@@ -527,7 +533,9 @@ static struct cell row_unix_abstract(const struct plan *c)
 				c->p->net == SBX_NET_FILTERED);
 
 	if (c->abi >= 6)
-		return CELL(P_KERNEL, "Landlock abstract-socket scope");
+		return CELL(P_PARTIAL, "Landlock abstract-socket scope: the "
+			    "sandbox cannot connect out; without a network "
+			    "namespace a name it binds is visible outside");
 	if (netns)
 		return CELL(P_KERNEL, "private network namespace");
 	return CELL(P_NONE, "X11 and D-Bus abstract sockets are reachable; "
@@ -658,6 +666,8 @@ static const char *plan_label(enum plan_enf e)
 		return "not enforced";
 	case P_LAUNCHER:
 		return "launcher";
+	case P_PARTIAL:
+		return "partial";
 	}
 	return "?";
 }

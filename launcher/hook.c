@@ -1,14 +1,388 @@
 /*
- * hook.c - placeholder until the agent-integration issue: refuse clearly.
+ * hook.c - sbxrun --hook claude-code: Claude Code's PreToolUse hook
+ * protocol.
+ *
+ * Input (stdin): { "hook_event_name": "PreToolUse", "tool_name": "Bash",
+ * "tool_input": { "command": "...", ... }, "cwd": "/abs", ... }.
+ *
+ * Output (stdout, exit 0), one of:
+ *  - nothing: not the shell tool; no decision, the agent goes on as usual;
+ *  - allow, with updatedInput = tool_input (every field kept) whose command
+ *    is rewritten to run under this sbxrun binary with the project's
+ *    policy (hook_shell.c: sbx_hook_rewrite);
+ *  - deny, with the reason: a program the exec rules refuse (the shim's
+ *    own sentence), a policy that does not load (a bad conf, $HOME as the
+ *    project), a command too long to rewrite, or input that is not what
+ *    the protocol promises (fail closed: never an unsandboxed command).
+ *
+ * Denials are JSON with exit 0, the protocol's structured form: the agent
+ * shows permissionDecisionReason to the model.  Exit 2 (a blocking error,
+ * reason on stderr) is kept for what cannot be answered in JSON: an unknown
+ * agent or hook event (the answer would be in the wrong shape), and no
+ * memory to build an answer.  Nothing here ever runs a command.
  */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-#include "cli.h"
+#include <jansson.h>
+
+#include "api.h"
 #include "hook.h"
+
+#define EXIT_BLOCK 2
+
+static const char nomem_msg[] =
+	"sbxrun: hook: out of memory; blocking the call\n";
+
+/* A JSON string from text that may hold bytes that are not UTF-8 (file
+ * names from a conf, jansson's error text): those become '?'. */
+static json_t *jstr(const char *s)
+{
+	json_t *j = json_string(s);
+	char *c;
+
+	if (j)
+		return j;
+	c = strdup(s);
+	if (!c)
+		return NULL;
+	for (unsigned char *p = (unsigned char *)c; *p; p++)
+		if (*p >= 0x80 || (*p < 0x20 && *p != '\n' && *p != '\t'))
+			*p = '?';
+	j = json_string(c);
+	free(c);
+	return j;
+}
+
+/* {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+ *  "permissionDecision": decision, "permissionDecisionReason": reason
+ *  [, "updatedInput": input]}} + "\n".  Steals input. */
+static char *decision(const char *dec, const char *reason, json_t *input)
+{
+	json_t *root = json_object(), *h = json_object();
+	char *txt = NULL, *out = NULL;
+
+	if (!root || !h ||
+	    json_object_set_new(h, "hookEventName", json_string("PreToolUse")) ||
+	    json_object_set_new(h, "permissionDecision", json_string(dec)) ||
+	    json_object_set_new(h, "permissionDecisionReason", jstr(reason)) ||
+	    (input && json_object_set(h, "updatedInput", input)) ||
+	    json_object_set(root, "hookSpecificOutput", h))
+		goto out;
+	txt = json_dumps(root, JSON_COMPACT);
+	if (txt && asprintf(&out, "%s\n", txt) < 0)
+		out = NULL;
+out:
+	free(txt);
+	json_decref(input);
+	json_decref(h);
+	json_decref(root);
+	return out;
+}
+
+static int deny(char **out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int deny(char **out, const char *fmt, ...)
+{
+	char reason[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	*out = decision("deny", reason, NULL);
+	if (*out)
+		return 0;
+	*out = strdup(nomem_msg);
+	return EXIT_BLOCK;
+}
+
+static int block(char **out, const char *msg)
+{
+	*out = strdup(msg);
+	return EXIT_BLOCK;
+}
+
+/* ------------------------------------------------------------ pre-check */
+
+struct precheck {
+	sbx_t *s;
+	struct sbx_answer ans;
+};
+
+static int check_one(void *ctx, char *const argv[])
+{
+	struct precheck *pc = ctx;
+	int i = sbx_hook_program(argv);
+
+	if (i < 0)
+		return 0;
+	if (sbx_check_exec(pc->s, argv + i, &pc->ans) != SBX_OK)
+		return 0;
+	return pc->ans.allowed ? 0 : 1;
+}
+
+/* ------------------------------------------------------------ the answer */
+
+static const char *str_field(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* The shell tool: allow with the rewritten command, or deny. */
+static int answer_bash(json_t *in, const struct sbx_opts *opts,
+		       const char *sbxrun, char **out)
+{
+	json_t *ti = json_object_get(in, "tool_input"), *cmdj, *upd;
+	struct sbx_opts o = opts ? *opts : (struct sbx_opts){ 0 };
+	struct precheck pc = { 0 };
+	const char *cmd, *cwd = str_field(in, "cwd"), *w;
+	char err[1200], reason[1400], *rew;
+	size_t len;
+	int r;
+
+	if (!json_is_object(ti))
+		return deny(out, "sbxrun hook: the PreToolUse input has no "
+			    "tool_input object; refusing to run the command "
+			    "unsandboxed");
+	cmdj = json_object_get(ti, "command");
+	if (!json_is_string(cmdj))
+		return deny(out, "sbxrun hook: tool_input.command is missing "
+			    "or not a string; refusing to run it unsandboxed");
+	cmd = json_string_value(cmdj);
+	len = json_string_length(cmdj);
+	if (!o.project_dir) {
+		if (!cwd || cwd[0] != '/')
+			return deny(out, "sbxrun hook: the PreToolUse input "
+				    "has no absolute cwd, so the project is "
+				    "unknown; refusing to run the command "
+				    "unsandboxed");
+		o.project_dir = cwd;
+	}
+	if (!sbxrun || sbxrun[0] != '/' || access(sbxrun, X_OK) != 0)
+		return deny(out, "sbxrun hook: cannot find the sbxrun binary "
+			    "to run the command with (%s)",
+			    sbxrun ? sbxrun : "unknown");
+	if (sbx_open(&pc.s, &o, err, sizeof(err)) != SBX_OK)
+		return deny(out, "sbxrun: cannot load the sandbox policy for "
+			    "%s: %s", o.project_dir, err);
+	r = sbx_hook_commands(cmd, len, check_one, &pc);
+	if (r != 0) {
+		sbx_close(pc.s);
+		if (r < 0)
+			return block(out, nomem_msg);
+		return deny(out, "%s", pc.ans.reason);
+	}
+	rew = sbx_hook_rewrite(sbxrun, o.project_dir, cmd, len, &o);
+	if (!rew) {
+		sbx_close(pc.s);
+		return block(out, nomem_msg);
+	}
+	if (strlen(rew) > SBX_HOOK_MAX_REWRITTEN) {
+		size_t rl = strlen(rew);
+
+		free(rew);
+		sbx_close(pc.s);
+		return deny(out, "sbxrun hook: the command is %zu bytes; run "
+			    "in the sandbox it would be %zu bytes, over the "
+			    "%u-byte limit of one shell argument. Write long "
+			    "scripts to a file in the project and run the "
+			    "file", len, rl, SBX_HOOK_MAX_REWRITTEN);
+	}
+	snprintf(reason, sizeof(reason), "sbxrun: the command runs in the "
+		 "sandbox (profile %s, project %s); refusals are explained "
+		 "on stderr", pc.s->pol.profile ? pc.s->pol.profile : "default",
+		 pc.s->pol.project ? pc.s->pol.project : o.project_dir);
+	for (size_t i = 0; (w = sbx_warning(pc.s, i)); i++) {
+		size_t n = strlen(reason);
+
+		snprintf(reason + n, sizeof(reason) - n, "; warning: %s", w);
+	}
+	sbx_close(pc.s);
+	upd = json_deep_copy(ti);
+	if (!upd || json_object_set_new(upd, "command", json_string(rew))) {
+		json_decref(upd);
+		free(rew);
+		return block(out, nomem_msg);
+	}
+	free(rew);
+	*out = decision("allow", reason, upd);
+	return *out ? 0 : block(out, nomem_msg);
+}
+
+int sbx_hook_answer_exe(const char *json, size_t len,
+			const struct sbx_opts *opts, const char *sbxrun,
+			char **out)
+{
+	json_error_t jerr;
+	json_t *in;
+	const char *ev, *tool;
+	int r;
+
+	*out = NULL;
+	if (len > SBX_HOOK_MAX_INPUT)
+		return deny(out, "sbxrun hook: the hook input is over %u "
+			    "bytes; refusing to run the command unsandboxed",
+			    SBX_HOOK_MAX_INPUT);
+	in = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!in)
+		return deny(out, "sbxrun hook: the hook input is not valid "
+			    "JSON (line %d, column %d: %s); refusing to run "
+			    "the command unsandboxed", jerr.line, jerr.column,
+			    jerr.text);
+	if (!json_is_object(in)) {
+		json_decref(in);
+		return deny(out, "sbxrun hook: the hook input is not a JSON "
+			    "object; refusing to run the command unsandboxed");
+	}
+	ev = str_field(in, "hook_event_name");
+	tool = str_field(in, "tool_name");
+	if (!ev || !tool) {
+		json_decref(in);
+		return deny(out, "sbxrun hook: the hook input has no %s; "
+			    "refusing to run the command unsandboxed",
+			    !ev ? "hook_event_name" : "tool_name");
+	}
+	if (strcmp(ev, "PreToolUse") != 0) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "sbxrun --hook claude-code answers "
+			 "PreToolUse only, not '%.200s'; install it with "
+			 "scripts/install-hook.sh\n", ev);
+		json_decref(in);
+		return block(out, msg);
+	}
+	if (strcmp(tool, "Bash") != 0) {	/* no decision */
+		json_decref(in);
+		return 0;
+	}
+	r = answer_bash(in, opts, sbxrun, out);
+	json_decref(in);
+	return r;
+}
+
+static int self_exe(char *buf, size_t sz)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, sz - 1);
+
+	if (n <= 0 || (size_t)n >= sz - 1)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+int sbx_hook_answer(const char *json, size_t len, const struct sbx_opts *opts,
+		    char **out)
+{
+	char exe[PATH_MAX];
+
+	return sbx_hook_answer_exe(json, len, opts,
+				   self_exe(exe, sizeof(exe)) == 0 ? exe : NULL,
+				   out);
+}
+
+/* ------------------------------------------------------------ main */
+
+/* All of stdin, up to limit + 1 bytes (so that "too large" shows). */
+static char *read_all(int fd, size_t limit, size_t *len, int *err)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap);
+
+	*err = 0;
+	while (buf) {
+		ssize_t r;
+
+		if (n == cap) {
+			char *nb;
+
+			if (cap > limit)
+				break;
+			cap *= 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				return NULL;
+			}
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			*err = errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*len = n;
+	return buf;
+}
+
+static int write_all(int fd, const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n > 0) {
+		ssize_t w = write(fd, s, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
 
 int sbx_hook_main(const char *agent, const struct sbx_opts *opts)
 {
-	fprintf(stderr, "sbxrun: --hook %s: hook mode is not available yet\n",
-		agent);
-	return SBX_EXIT_FAIL;
+	char *in, *out = NULL;
+	size_t len = 0;
+	int rerr, r;
+
+	/* A hook that dies of a signal is a "non-blocking error" to the
+	 * agent: the command would run unsandboxed.  Never die of EPIPE. */
+	signal(SIGPIPE, SIG_IGN);
+	if (!agent || strcmp(agent, "claude-code") != 0) {
+		fprintf(stderr, "sbxrun: --hook %s: unknown agent; the hook "
+			"protocol supported is claude-code (blocking the "
+			"call)\n", agent ? agent : "");
+		return EXIT_BLOCK;
+	}
+	if (isatty(STDIN_FILENO))
+		fprintf(stderr, "sbxrun: --hook claude-code: reading the "
+			"PreToolUse JSON on stdin\n");
+	in = read_all(STDIN_FILENO, SBX_HOOK_MAX_INPUT, &len, &rerr);
+	if (!in) {
+		fputs(nomem_msg, stderr);
+		return EXIT_BLOCK;
+	}
+	if (rerr)
+		r = deny(&out, "sbxrun hook: cannot read the hook input: %s; "
+			 "refusing to run the command unsandboxed",
+			 strerror(rerr));
+	else
+		r = sbx_hook_answer(in, len, opts, &out);
+	free(in);
+	if (!out && r != 0) {
+		fputs(nomem_msg, stderr);
+		return EXIT_BLOCK;
+	}
+	if (out && write_all(r == 0 ? STDOUT_FILENO : STDERR_FILENO, out) < 0) {
+		fprintf(stderr, "sbxrun: hook: cannot write the answer: %s; "
+			"blocking the call\n", strerror(errno));
+		r = EXIT_BLOCK;
+	}
+	free(out);
+	return r;
 }

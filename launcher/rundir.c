@@ -39,21 +39,27 @@ static int private_dir(const char *base)
 	return 0;
 }
 
+/* Remove a run directory and the plain files in it.  The directory is
+ * opened with O_NOFOLLOW and its entries removed relative to that fd, so
+ * a symlink planted in its place is never followed (THREATS FS-13). */
 static void remove_tree(const char *dir)
 {
-	DIR *d = opendir(dir);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e;
-	char p[PATH_MAX];
 
 	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-		unlink(p);
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(dirfd(d), e->d_name, 0);
 	}
 	if (d)
 		closedir(d);
-	rmdir(dir);
+	else if (fd >= 0)
+		close(fd);
+	if (fd >= 0)
+		rmdir(dir);
+	else
+		unlink(dir);	/* a planted symlink: remove the link only */
 }
 
 /* Runs whose launcher died (SIGKILL) leave their directory: remove those
@@ -78,9 +84,25 @@ static void remove_stale(const char *base)
 		closedir(d);
 }
 
+/* ~/.cache may not exist yet: create it (0700 for our own part). */
+static int private_dir_chain(const char *dir)
+{
+	char parent[PATH_MAX];
+	char *slash;
+
+	snprintf(parent, sizeof(parent), "%s", dir);
+	slash = strrchr(parent, '/');
+	if (slash && slash != parent) {
+		*slash = '\0';
+		if (mkdir(parent, 0700) < 0 && errno != EEXIST)
+			return -1;
+	}
+	return private_dir(dir);
+}
+
 static void pick_base(struct sbx_rundir *rd)
 {
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	const char *xdg = getenv("XDG_RUNTIME_DIR"), *home;
 	struct stat st;
 
 	if (xdg && xdg[0] == '/' && stat(xdg, &st) == 0 &&
@@ -88,6 +110,17 @@ static void pick_base(struct sbx_rundir *rd)
 		snprintf(rd->base, sizeof(rd->base), "%s/sbxrun", xdg);
 		if (private_dir(rd->base) == 0)
 			return;
+	}
+	/* Not /tmp: in landlock-only mode the sandbox can write there.  The
+	 * home directory is read-only inside on every shipped profile. */
+	home = getenv("HOME");
+	if (home && home[0] == '/') {
+		snprintf(rd->base, sizeof(rd->base), "%s/.cache/sbxrun", home);
+		if (private_dir_chain(rd->base) == 0) {
+			snprintf(rd->base, sizeof(rd->base), "%s/.cache/sbxrun/run",
+				 home);
+			return;
+		}
 	}
 	snprintf(rd->base, sizeof(rd->base), "/tmp/sbxrun-%u",
 		 (unsigned)geteuid());

@@ -1,7 +1,8 @@
 /*
  * rundir.h - the per-run state directory on the host: the compiled policy
  * the shim reads.  $XDG_RUNTIME_DIR/sbxrun/run-PID-XXXXXX when that is a
- * private directory of ours, else /tmp/sbxrun-UID/run-PID-XXXXXX.  Removed
+ * private directory of ours, else ~/.cache/sbxrun/run/run-PID-XXXXXX (read-only
+ * inside the sandbox), and /tmp/sbxrun-UID/... only without a home.  Removed
  * when the run ends; directories of dead runs are removed by the next run.
  */
 #ifndef SBX_RUNDIR_H

@@ -662,23 +662,39 @@ static size_t mark_tree(pid_t root, unsigned long long min_start,
 	return count;
 }
 
+/* Does root (us) still have a child?  Reaps the dead ones on the way. */
+static int children_left(void)
+{
+	int st;
+
+	while (waitpid(-1, &st, WNOHANG | __WALL) > 0)
+		;
+	return errno != ECHILD;
+}
+
 /* Nothing the command started may outlive it (PRC-03): daemons, double
- * forks, setsid, nohup.  root is a child subreaper, so every orphan of the
- * tree reparents to it.  SIGKILL every marked process at once, reap root's
- * own children, which reparents their orphans to root, and go round until
- * none is left.  reaped() (may be NULL) hears about each child reaped. */
-static void kill_tree(pid_t root, unsigned long long min_start,
+ * forks, setsid, nohup.  root (us) is a child subreaper, so every orphan
+ * of the tree reparents to it.  SIGKILL every marked process at once,
+ * reap root's own children, which reparents their orphans to root, and go
+ * round until none is left.  A process that forks and exits while /proc
+ * is being read can slip through one scan; when every child of root is
+ * the sandbox's (the keeper: all_ours), "root has no child left" is the
+ * exact end condition, since every descendant has an ancestor among
+ * root's children.  reaped() (may be NULL) hears about each child. */
+static void kill_tree(pid_t root, unsigned long long min_start, int all_ours,
 		      void (*reaped)(struct sup *, pid_t, int), struct sup *s)
 {
 	struct proc *v = NULL;
-	size_t n, i;
+	size_t n, i, marked;
 	int st;
 
 	for (;;) {
 		free(v);
 		v = NULL;
-		if (read_procs(&v, &n) < 0 ||
-		    mark_tree(root, min_start, v, n) == 0)
+		if (read_procs(&v, &n) < 0)
+			break;
+		marked = mark_tree(root, min_start, v, n);
+		if (marked == 0 && (!all_ours || !children_left()))
 			break;
 		for (i = 0; i < n; i++)
 			if (v[i].mark)
@@ -732,7 +748,7 @@ static void __attribute__((noreturn)) reaper_loop(const struct sup *s,
 			continue;
 		if (keeper && (si.si_signo == SIGUSR2 ||
 			       getppid() != s->self)) {
-			kill_tree(getpid(), 0, NULL, NULL);
+			kill_tree(getpid(), 0, 1, NULL, NULL);
 			_exit(125);
 		}
 		if (si.si_signo != SIGCHLD) {
@@ -745,7 +761,7 @@ static void __attribute__((noreturn)) reaper_loop(const struct sup *s,
 				continue;
 			chan_put(s->chan[1], MSG_STATUS, st, NULL);
 			if (keeper)
-				kill_tree(getpid(), 0, NULL, NULL);
+				kill_tree(getpid(), 0, 1, NULL, NULL);
 			_exit(exit_code(st));
 		}
 	}
@@ -1148,7 +1164,7 @@ static void reap(struct sup *s)
 		return;
 	s->child_status = st;
 	if (s->mode == SBX_KMODE_LANDLOCK)
-		kill_tree(s->self, s->child_start, got_child, s);
+		kill_tree(s->self, s->child_start, 0, got_child, s);
 	child_finished(s);
 }
 
@@ -1180,7 +1196,7 @@ static void check_timeout(struct sup *s)
 		kill(s->child, SIGKILL);
 		return;
 	}
-	kill_tree(s->self, s->child_start, got_child, s);
+	kill_tree(s->self, s->child_start, 0, got_child, s);
 	child_finished(s);
 }
 
@@ -1443,7 +1459,7 @@ static void abort_child(struct sup *s)
 		kill(s->child, SIGKILL);
 		waitpid(s->child, &st, __WALL);
 	} else {
-		kill_tree(s->self, s->child_start, got_child, s);
+		kill_tree(s->self, s->child_start, 0, got_child, s);
 	}
 }
 
