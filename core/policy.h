@@ -35,6 +35,8 @@ struct sbx_src {
 #define SBX_RF_FLAG	0x4u	/* set on the command line */
 #define SBX_RF_TMP	0x8u	/* the private /tmp */
 #define SBX_RF_SECRET	0x10u	/* a hidden secret (for messages) */
+#define SBX_RF_ABSENT	0x20u	/* protected path missing at launch: nothing
+				 * can be mounted there; reported if created */
 
 #define SBX_MAX_SUFFIXES 16
 

@@ -160,6 +160,9 @@ struct sbx_result {
 	int out_truncated, err_truncated;
 	struct sbx_refusal *refusals;
 	size_t nrefusals;
+	char **warnings;	/* NULL-terminated (may be NULL): things the
+				 * caller must hear, e.g. a protected path
+				 * created during the run */
 	char mode[32];		/* "full" or "landlock-only" */
 	char layers[256];	/* kernel layers that were active */
 };

@@ -321,10 +321,12 @@ static int act_edit(struct cli *c)
 /* ------------------------------------------------------------ running */
 
 static int print_result(struct cli *c, struct sbx_result *res,
-			char *const argv[])
+			char *const argv[], int report_fd)
 {
 	int code = res->exit_code;
 
+	for (size_t i = 0; res->warnings && res->warnings[i]; i++)
+		fprintf(stderr, "sbxrun: warning: %s\n", res->warnings[i]);
 	if (res->exec_errno)
 		fprintf(stderr, "sbxrun: cannot run '%s': %s\n", argv[0],
 			strerror(res->exec_errno));
@@ -333,7 +335,7 @@ static int print_result(struct cli *c, struct sbx_result *res,
 			"was killed\n");
 	if (!(c->opts.flags & SBX_OPT_QUIET))
 		sbx_report_summary(stderr, res);
-	if (c->report && sbx_report_write(c->report, res, argv) < 0) {
+	if (report_fd >= 0 && sbx_report_write(report_fd, res, argv) < 0) {
 		fprintf(stderr, "sbxrun: cannot write the report %s: %s\n",
 			c->report, strerror(errno));
 		if (code == 0)
@@ -349,10 +351,16 @@ static int act_run(struct cli *c)
 	char err[1200], *shellv[2];
 	const char *sh = getenv("SHELL");
 	sbx_t *s;
-	int r = open_policy(c, &s), st;
+	int r = open_policy(c, &s), st, report_fd = -1;
 
 	if (r)
 		return r;
+	if (c->report && (report_fd = sbx_report_open(c->report)) < 0) {
+		sbx_close(s);
+		fprintf(stderr, "sbxrun: cannot write the report %s: %s\n",
+			c->report, strerror(errno));
+		return SBX_EXIT_FAIL;
+	}
 	req.argv = c->argv;
 	req.shell = c->shell;
 	if (!c->argv && !c->shell) {
@@ -367,6 +375,8 @@ static int act_run(struct cli *c)
 	st = sbx_run(s, &req, &res, err, sizeof(err));
 	if (st != SBX_OK) {
 		sbx_close(s);
+		if (report_fd >= 0)
+			close(report_fd);
 		return die(st == SBX_E_KERNEL ? "cannot sandbox" :
 			   "cannot run the command", err);
 	}
@@ -377,8 +387,10 @@ static int act_run(struct cli *c)
 		char *shv[] = { (char *)"/bin/sh", (char *)"-c",
 				(char *)c->shell, NULL };
 
-		r = print_result(c, res, c->shell ? shv : req.argv);
+		r = print_result(c, res, c->shell ? shv : req.argv, report_fd);
 	}
+	if (report_fd >= 0)
+		close(report_fd);
 	sbx_result_free(res);
 	sbx_close(s);
 	return r;

@@ -690,6 +690,13 @@ static void builtin_protect(struct sbx_policy *p, const struct sbx_locs *l)
 	sbx_strv_add(p, &p->protect, l->config_dir, bi);
 	sbx_strv_add(p, &p->protect, l->inrepo_conf, bi);
 	sbx_strv_add(p, &p->protect, "/etc/sbxrun", bi);
+	/* The launcher's own state (run dirs with compiled policies). */
+	{
+		char st[PATH_MAX];
+
+		snprintf(st, sizeof(st), "%s/.cache/sbxrun/run", l->home);
+		sbx_strv_add(p, &p->protect, st, bi);
+	}
 }
 
 int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,

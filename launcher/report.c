@@ -94,6 +94,13 @@ static json_t *result_json(const struct sbx_result *r, char *const argv[])
 	json_object_set_new(o, "mode", jstr(r->mode));
 	json_object_set_new(o, "layers", layers_json(r->layers));
 	json_object_set_new(o, "refusals", ref);
+	{
+		json_t *w = json_array();
+
+		for (size_t i = 0; r->warnings && r->warnings[i]; i++)
+			json_array_append_new(w, jstr(r->warnings[i]));
+		json_object_set_new(o, "warnings", w);
+	}
 	return o;
 }
 
@@ -110,27 +117,36 @@ char *sbx_result_json(const struct sbx_result *r, char *const argv[])
 	return s;
 }
 
-int sbx_report_write(const char *path, const struct sbx_result *r,
-		     char *const argv[])
+/* Opened before the command runs: a sandboxed command that swaps a
+ * parent directory for a symlink cannot redirect it (THREATS FS-13). */
+int sbx_report_open(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return dup(STDOUT_FILENO);
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		    0644);
+}
+
+int sbx_report_write(int fd, const struct sbx_result *r, char *const argv[])
 {
 	char *s = sbx_result_json(r, argv);
-	size_t len;
-	int fd, ok;
+	size_t len, off = 0;
 
 	if (!s)
 		return errno = ENOMEM, -1;
 	len = strlen(s);
-	s[len] = '\n';
-	if (strcmp(path, "-") == 0)
-		fd = STDOUT_FILENO;
-	else
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-			  O_NOFOLLOW, 0644);
-	ok = fd >= 0 && write(fd, s, len + 1) == (ssize_t)(len + 1);
-	if (fd > STDOUT_FILENO)
-		close(fd);
+	s[len++] = '\n';
+	while (off < len) {
+		ssize_t n = write(fd, s + off, len - off);
+
+		if (n < 0) {
+			free(s);
+			return -1;
+		}
+		off += (size_t)n;
+	}
 	free(s);
-	return ok ? 0 : -1;
+	return 0;
 }
 
 void sbx_report_summary(FILE *fp, const struct sbx_result *r)

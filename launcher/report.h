@@ -10,8 +10,9 @@
 #include "sbx.h"
 
 void sbx_report_summary(FILE *fp, const struct sbx_result *r);
-/* Write the JSON report to path ("-" = stdout).  0 or -1 with errno. */
-int sbx_report_write(const char *path, const struct sbx_result *r,
-		     char *const argv[]);
+/* Open the report file ("-" = a dup of stdout) before the run. */
+int sbx_report_open(const char *path);
+/* Write the JSON report to fd.  0 or -1 with errno. */
+int sbx_report_write(int fd, const struct sbx_result *r, char *const argv[]);
 
 #endif

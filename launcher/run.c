@@ -229,6 +229,9 @@ void sbx_result_free(struct sbx_result *r)
 		free(x->message);
 	}
 	free(r->refusals);
+	for (size_t i = 0; r->warnings && r->warnings[i]; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
 	free(r->out);
 	free(r->err);
 	free(r);
@@ -255,7 +258,64 @@ static int pick_mode(const sbx_t *s, const struct sbx_features *f,
 	return SBX_OK;
 }
 
-static int write_policy(const sbx_t *s, enum sbx_kmode mode,
+struct run_ctx {
+	sbx_t *s;
+	struct sbx_policy pol;	/* shallow copy with its own rules array */
+	const struct sbx_run_req *req;
+	struct sbx_features feat;
+	enum sbx_kmode mode;
+	int warn;
+	char shim[PATH_MAX];
+	int have_shim;
+	struct sbx_rundir rd;
+};
+
+/*
+ * A protected path that does not exist yet cannot be covered by a mount
+ * (that would leave a stub on the host), and the shim must not refuse to
+ * create it either (git init makes .git/hooks).  Mark it, and after the
+ * run say loudly if it appeared (THREATS LCH-07, PER-03).
+ */
+static int mark_absent(struct run_ctx *c)
+{
+	struct stat st;
+	struct sbx_path_rule *r = malloc((c->pol.nrules + 1) * sizeof(*r));
+
+	if (!r)
+		return -1;
+	memcpy(r, c->pol.rules, c->pol.nrules * sizeof(*r));
+	for (size_t i = 0; i < c->pol.nrules; i++)
+		if ((r[i].flags & SBX_RF_PROTECT) && lstat(r[i].root, &st) < 0)
+			r[i].flags |= SBX_RF_ABSENT;
+	c->pol.rules = r;
+	return 0;
+}
+
+static void report_created(const struct run_ctx *c, struct sbx_result *res)
+{
+	struct stat st;
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->pol.nrules; i++) {
+		const struct sbx_path_rule *r = &c->pol.rules[i];
+		char **nw;
+
+		if (!(r->flags & SBX_RF_ABSENT) || lstat(r->root, &st) < 0)
+			continue;
+		nw = realloc(res->warnings, (n + 2) * sizeof(*nw));
+		if (!nw)
+			return;
+		res->warnings = nw;
+		if (asprintf(&nw[n], "'%s' was created during the run; it is "
+			     "protected because it can run code outside the "
+			     "sandbox later: review it before using it outside",
+			     r->root) < 0)
+			return;
+		nw[++n] = NULL;
+	}
+}
+
+static int write_policy(const struct sbx_policy *pol, enum sbx_kmode mode,
 			struct sbx_rundir *rd, struct sbx_err *err)
 {
 	void *buf;
@@ -263,7 +323,7 @@ static int write_policy(const sbx_t *s, enum sbx_kmode mode,
 	unsigned flags = mode == SBX_KMODE_LANDLOCK ? SBX_CPOL_F_SHIM_PROTECT : 0;
 	int r;
 
-	if (sbx_cpol_build(&s->pol, mode, flags, &buf, &len, err) < 0)
+	if (sbx_cpol_build(pol, mode, flags, &buf, &len, err) < 0)
 		return -1;
 	r = sbx_rundir_write(rd, "policy", buf, len, err);
 	free(buf);
@@ -294,21 +354,11 @@ static void fill_layers(struct sbx_result *r, enum sbx_kmode mode,
 		 f->landlock_abi ? "landlock," : "", "seccomp,rlimits");
 }
 
-struct run_ctx {
-	sbx_t *s;
-	const struct sbx_run_req *req;
-	struct sbx_features feat;
-	enum sbx_kmode mode;
-	int warn;
-	char shim[PATH_MAX];
-	int have_shim;
-	struct sbx_rundir rd;
-};
 
 static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		     struct sbx_err *err)
 {
-	struct sbx_policy pol = c->s->pol;	/* shallow: per-run timeout */
+	struct sbx_policy pol = c->pol;	/* shallow: per-run timeout */
 	struct collect col = { res, c->req->max_output ?
 			       c->req->max_output : DEFAULT_MAX_OUTPUT };
 	struct envv *env = calloc(1, sizeof(*env));
@@ -377,6 +427,12 @@ int sbx_run(sbx_t *s, const struct sbx_run_req *req, struct sbx_result **out,
 	}
 	c->s = s;
 	c->req = req;
+	c->pol = s->pol;
+	if (mark_absent(c) < 0) {
+		rc = SBX_E_NOMEM;
+		snprintf(err.msg, sizeof(err.msg), "out of memory");
+		goto fail;
+	}
 	sbx_features_probe(&c->feat);
 	rc = pick_mode(s, &c->feat, &c->mode, &c->warn, &err);
 	if (rc != SBX_OK)
@@ -391,19 +447,23 @@ int sbx_run(sbx_t *s, const struct sbx_run_req *req, struct sbx_result **out,
 	}
 	if (sbx_rundir_create(&c->rd, &err) < 0)
 		goto fail;
-	if (write_policy(s, c->mode, &c->rd, &err) < 0 ||
+	if (write_policy(&c->pol, c->mode, &c->rd, &err) < 0 ||
 	    do_launch(c, res, &err) < 0) {
 		sbx_rundir_remove(&c->rd);
 		goto fail;
 	}
 	sbx_rundir_remove(&c->rd);
 	fill_layers(res, c->mode, &c->feat, s);
+	report_created(c, res);
+	free(c->pol.rules);
 	free(c);
 	*out = res;
 	return SBX_OK;
 fail:
 	if (errbuf && errlen)
 		snprintf(errbuf, errlen, "%s", err.msg);
+	if (c && c->pol.rules && (!s || c->pol.rules != s->pol.rules))
+		free(c->pol.rules);
 	free(c);
 	sbx_result_free(res);
 	return rc;

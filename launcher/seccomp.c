@@ -68,6 +68,7 @@ enum sc_when {
 	SC_ALWAYS = 0,
 	SC_NET_CLOSED,	/* no internet sockets at all */
 	SC_NET_OPEN,	/* internet sockets allowed, minus the odd ones */
+	SC_NO_PIDNS,	/* landlock-only: no pid/ipc namespace around us */
 };
 
 struct sc_rule {
@@ -99,6 +100,11 @@ struct sc_rule {
  * such a pair exactly when it is neither all zeros nor all ones, so 32
  * masked rules cover it; one more refuses anything above 32 bits.
  */
+/* A call aimed at another process (pid argument i non-zero). */
+#define OTHER_PID(name, i, when_) { .nr = SCMP_SYS(name), .err = EPERM, \
+	.when = (when_), .ncmp = 1, .cmp = { CMP(i, SCMP_CMP_NE, 0, 0) } }
+#define NO_PIDNS(name) { .nr = SCMP_SYS(name), .err = EPERM, .when = SC_NO_PIDNS }
+
 #define PERS(i) { .nr = SCMP_SYS(personality), .err = EPERM, .ncmp = 1, \
 	.cmp = { CMP(0, SCMP_CMP_MASKED_EQ, \
 		     (1ULL << (i)) | (1ULL << (((i) + 1) % 32)), 1ULL << (i)) } }
@@ -133,6 +139,27 @@ static const struct sc_rule sc_rules[] = {
 	/* Other processes (PROC-03, SCF-09). */
 	DENY(ptrace), DENY(process_vm_readv), DENY(process_vm_writev),
 	DENY(pidfd_getfd),
+	/* Limits, priority and scheduling of other processes: RLIMIT_CPU=1
+	 * on the agent kills it past the signal scope; PRIO_USER and
+	 * IOPRIO_WHO_USER reach every process of the uid, namespace or not. */
+	OTHER_PID(prlimit64, 0, SC_ALWAYS),
+	OTHER_PID(setpriority, 0, SC_ALWAYS),	/* which != PRIO_PROCESS */
+	OTHER_PID(setpriority, 1, SC_NO_PIDNS),
+	{ .nr = SCMP_SYS(ioprio_set), .err = EPERM, .ncmp = 1,
+	  .cmp = { CMP(0, SCMP_CMP_NE, 1 /* IOPRIO_WHO_PROCESS */, 0) } },
+	OTHER_PID(ioprio_set, 1, SC_NO_PIDNS),
+	OTHER_PID(sched_setscheduler, 0, SC_NO_PIDNS),
+	OTHER_PID(sched_setparam, 0, SC_NO_PIDNS),
+	OTHER_PID(sched_setattr, 0, SC_NO_PIDNS),
+	OTHER_PID(sched_setaffinity, 0, SC_NO_PIDNS),
+	OTHER_PID(migrate_pages, 0, SC_NO_PIDNS),
+	OTHER_PID(move_pages, 0, SC_NO_PIDNS),
+	/* SysV IPC of the host (IPC-07): no ipc namespace in landlock-only
+	 * mode, and ids can be guessed without *get. */
+	NO_PIDNS(shmget), NO_PIDNS(shmat), NO_PIDNS(shmctl),
+	NO_PIDNS(msgget), NO_PIDNS(msgsnd), NO_PIDNS(msgrcv), NO_PIDNS(msgctl),
+	NO_PIDNS(semget), NO_PIDNS(semop), NO_PIDNS(semctl),
+	NO_PIDNS(semtimedop),
 
 	/* Foreign personalities (SCF-02). */
 	PERS16(0), PERS16(16),
@@ -190,7 +217,8 @@ static int sc_net_closed(const struct sbx_policy *p, enum sbx_kmode mode)
 	       (p->net == SBX_NET_FILTERED && mode != SBX_KMODE_FULL);
 }
 
-static int sc_applies(const struct sc_rule *r, int closed)
+static int sc_applies(const struct sc_rule *r, int closed,
+		      enum sbx_kmode mode)
 {
 	if (r->nr < 0)
 		return 0;	/* the syscall does not exist here */
@@ -199,6 +227,8 @@ static int sc_applies(const struct sc_rule *r, int closed)
 		return closed;
 	case SC_NET_OPEN:
 		return !closed;
+	case SC_NO_PIDNS:
+		return mode != SBX_KMODE_FULL;
 	case SC_ALWAYS:
 		break;
 	}
@@ -224,7 +254,7 @@ static scmp_filter_ctx sc_build(const struct sbx_policy *p,
 	     i++) {
 		const struct sc_rule *r = &sc_rules[i];
 
-		if (!sc_applies(r, closed))
+		if (!sc_applies(r, closed, mode))
 			continue;
 		rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(r->err), r->nr,
 					    r->ncmp, r->cmp);

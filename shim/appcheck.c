@@ -74,7 +74,7 @@ static const struct sbx_cpol_rule *protect_inside(const char *abs)
 		const struct sbx_cpol_rule *r = &shim_g.pol.rules[i];
 
 		if ((r->flags & SBX_RF_PROTECT) && r->mode == SBX_RO &&
-		    sbx_path_within(sbx_cpol_str(&shim_g.pol, r->root), abs, n))
+		    !(r->flags & SBX_RF_ABSENT) && sbx_path_within(sbx_cpol_str(&shim_g.pol, r->root), abs, n))
 			return r;
 	}
 	return NULL;
@@ -98,7 +98,7 @@ static struct judgement judge(const struct shim_fs *f, const char *abs)
 		return allowed;
 	if (r->mode == SBX_RO)
 		return shim_g.protect && (r->flags & SBX_RF_PROTECT) &&
-		       (f->chk & (CHK_MODIFY | CHK_NAME | CHK_TREE)) ?
+		       !(r->flags & SBX_RF_ABSENT) && (f->chk & (CHK_MODIFY | CHK_NAME | CHK_TREE)) ?
 		       verdict(SBX_DENY_READONLY, r, -1) : allowed;
 	if ((f->chk & CHK_NAME) && r->nsuffixes && !suffix_ok(r, abs) &&
 	    obj_is_file(f))

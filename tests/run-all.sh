@@ -59,9 +59,17 @@ run_bats() {	# label, user-or-empty, mode, dirs...
 test_user() {
 	[ "$(id -u)" = 0 ] || return 1
 	id sbxtest >/dev/null 2>&1 || useradd -m -s /bin/bash sbxtest >/dev/null 2>&1 || return 1
-	# the unprivileged user must be able to reach the build and the tests
-	chmod o+rx "$SBX_TOP" "$SBX_BUILD" 2>/dev/null
 	echo sbxtest
+}
+
+# The checkout may sit under a directory the test user cannot enter
+# (/root): give it a world-readable copy of what the suites need.
+user_tree() {
+	local d
+	d=$(mktemp -d /var/tmp/sbxrun-usertests.XXXXXX) || return 1
+	chmod 755 "$d"
+	cp -a "$SBX_TOP/tests" "$SBX_TOP/profiles" "$d/" &&
+	cp -a "$SBX_BUILD" "$d/build" && chmod -R a+rX "$d" && echo "$d"
 }
 
 run_fuzz() {
@@ -78,11 +86,18 @@ run_bats "cli (root)" "" auto tests/cli
 for mode in full landlock-only; do
 	run_bats "shim+escape+func (root, $mode)" "" "$mode" tests/shim tests/escape tests/func
 done
-if u=$(test_user); then
-	run_bats "cli ($u)" "$u" auto tests/cli
-	for mode in full landlock-only; do
+if u=$(test_user) && ut=$(user_tree); then
+	( SBX_TOP=$ut SBX_BUILD=$ut/build SBXRUN_PROFILE_DIR=$ut/profiles
+	  export SBX_TOP SBX_BUILD SBXRUN_PROFILE_DIR
+	  run_bats "cli ($u)" "$u" auto tests/cli
+	  for mode in full landlock-only; do
 		run_bats "shim+escape+func ($u, $mode)" "$u" "$mode" tests/shim tests/escape tests/func
-	done
+	  done
+	  echo "$pass $fail $skip" > "$ut/.counts"
+	  printf '%s\n' "${failed[@]+"${failed[@]}"}" > "$ut/.failed" )
+	read -r pass fail skip < "$ut/.counts"
+	while IFS= read -r l; do [ -n "$l" ] && failed+=("$l"); done < "$ut/.failed"
+	rm -rf "$ut"
 elif [ "$(id -u)" = 0 ]; then
 	fail=$((fail + 1)); failed+=("cannot create the unprivileged test user")
 fi
