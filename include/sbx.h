@@ -7,7 +7,10 @@
  *    otherwise; on failure a message is written to the caller's errbuf.
  *  - No global state: everything lives in an sbx_t.  One sbx_t may be used
  *    from several threads at once for queries and sbx_run(); sbx_close()
- *    must not race with other calls on the same handle.
+ *    must not race with other calls on the same handle.  Launches are
+ *    serialized inside the library (one sandboxed command at a time per
+ *    process): sbx_run() from several threads is safe, but the commands
+ *    run one after another, not in parallel.
  *  - Ownership: buffers returned through pointer-to-pointer arguments
  *    belong to the caller and are released with the matching *_free()
  *    function (sbx_result_free, sbx_list_free) or free() where stated.

@@ -4,6 +4,7 @@
  * libsbx caller go through here: there is no second code path.
  */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -450,8 +451,32 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	return r;
 }
 
+/*
+ * One launch at a time per process.  The supervisor changes process-wide
+ * state (child subreaper, dumpable, SIGCHLD disposition), landlock-only
+ * mode kills the descendants it finds after the command, and the raw
+ * clone() of full mode skips libc's fork handlers: overlapping launches
+ * from several threads would kill or hang each other.  Serializing keeps
+ * sbx_run() safe to call from any thread.
+ */
+static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int run_locked(sbx_t *s, const struct sbx_run_req *req,
+		      struct sbx_result **out, char *errbuf, size_t errlen);
+
 int sbx_run(sbx_t *s, const struct sbx_run_req *req, struct sbx_result **out,
 	    char *errbuf, size_t errlen)
+{
+	int rc;
+
+	pthread_mutex_lock(&run_lock);
+	rc = run_locked(s, req, out, errbuf, errlen);
+	pthread_mutex_unlock(&run_lock);
+	return rc;
+}
+
+static int run_locked(sbx_t *s, const struct sbx_run_req *req,
+		      struct sbx_result **out, char *errbuf, size_t errlen)
 {
 	struct sbx_err err = { "" };
 	struct run_ctx *c = calloc(1, sizeof(*c));

@@ -248,6 +248,12 @@ static scmp_filter_ctx sc_build(const struct sbx_policy *p,
 	}
 	rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
 			      SCMP_ACT_KILL_PROCESS);
+#if SCMP_VER_MAJOR > 2 || (SCMP_VER_MAJOR == 2 && SCMP_VER_MINOR >= 5)
+	/* A binary tree of syscall numbers instead of a linear list: every
+	 * allowed syscall of the command passes through this filter. */
+	if (rc == 0)
+		(void)seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+#endif
 	if (rc < 0)
 		sc_fail(err, -rc, "seccomp: cannot set the bad-arch action");
 	for (size_t i = 0; rc == 0 && i < sizeof sc_rules / sizeof sc_rules[0];

@@ -68,7 +68,7 @@ user_tree() {
 	local d
 	d=$(mktemp -d /var/tmp/sbxrun-usertests.XXXXXX) || return 1
 	chmod 755 "$d"
-	cp -a "$SBX_TOP/tests" "$SBX_TOP/profiles" "$d/" &&
+	cp -a "$SBX_TOP/tests" "$SBX_TOP/profiles" "$SBX_TOP/core" "$SBX_TOP/include" "$d/" &&
 	cp -a "$SBX_BUILD" "$d/build" && chmod -R a+rX "$d" && echo "$d"
 }
 
@@ -82,14 +82,14 @@ run_fuzz() {
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 run_unit
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
-run_bats "cli (root)" "" auto tests/cli
+run_bats "cli+hook (root)" "" auto tests/cli tests/hook
 for mode in full landlock-only; do
 	run_bats "shim+escape+func (root, $mode)" "" "$mode" tests/shim tests/escape tests/func
 done
 if u=$(test_user) && ut=$(user_tree); then
 	( SBX_TOP=$ut SBX_BUILD=$ut/build SBXRUN_PROFILE_DIR=$ut/profiles
 	  export SBX_TOP SBX_BUILD SBXRUN_PROFILE_DIR
-	  run_bats "cli ($u)" "$u" auto tests/cli
+	  run_bats "cli+hook ($u)" "$u" auto tests/cli tests/hook
 	  for mode in full landlock-only; do
 		run_bats "shim+escape+func ($u, $mode)" "$u" "$mode" tests/shim tests/escape tests/func
 	  done

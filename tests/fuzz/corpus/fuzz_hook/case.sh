@@ -1,0 +1,1 @@
+case $x in (a) echo 'q"' ;; b) exec -a n sudo ls ;; esac; f() { ssh h; }; x=$((1+2)); cat <(ls) 2>&1 >/dev/null
