@@ -26,6 +26,22 @@ static int fail(struct sbx_err *err, const char *fmt, ...)
 	return -1;
 }
 
+int sbx_errf(struct sbx_err *err, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!err)
+		return -1;
+	va_start(ap, fmt);
+	n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	if (errnum && n >= 0 && (size_t)n < sizeof err->msg)
+		snprintf(err->msg + n, sizeof err->msg - (size_t)n, ": %s",
+			 strerror(errnum));
+	return -1;
+}
+
 /* Grow an array of n elements of size sz to hold one more. */
 static int grow(void **v, size_t *cap, size_t n, size_t sz)
 {

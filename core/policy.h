@@ -149,6 +149,11 @@ struct sbx_err {
 	char msg[1024];
 };
 
+/* Fill err with a formatted message, plus ": strerror(errnum)" when
+ * errnum is not 0.  Returns -1, for "return sbx_errf(...)". */
+int sbx_errf(struct sbx_err *err, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Decision for one path and operation. */
 enum sbx_op {
 	SBX_OP_READ = 1,

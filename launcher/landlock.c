@@ -160,22 +160,7 @@ struct ll {
 	char path[PATH_MAX];	/* the directory being carved */
 };
 
-__attribute__((format(printf, 3, 4)))
-static int ll_fail(struct sbx_err *err, int errnum, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!err)
-		return -1;
-	va_start(ap, fmt);
-	n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-	va_end(ap);
-	if (errnum && n >= 0 && (size_t)n < sizeof err->msg)
-		snprintf(err->msg + n, sizeof err->msg - (size_t)n, ": %s",
-			 strerror(errnum));
-	return -1;
-}
+#define ll_fail sbx_errf
 
 /*
  * Start from everything we know and drop what the running ABI lacks, the

@@ -189,22 +189,7 @@ static const struct sc_rule sc_rules[] = {
 	SOCK(EPROTONOSUPPORT, SC_NET_OPEN, 2, SCMP_CMP_EQ, IPPROTO_SCTP, 0),
 };
 
-__attribute__((format(printf, 3, 4)))
-static int sc_fail(struct sbx_err *err, int errnum, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!err)
-		return -1;
-	va_start(ap, fmt);
-	n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-	va_end(ap);
-	if (errnum && n >= 0 && (size_t)n < sizeof err->msg)
-		snprintf(err->msg + n, sizeof err->msg - (size_t)n, ": %s",
-			 strerror(errnum));
-	return -1;
-}
+#define sc_fail sbx_errf
 
 /*
  * No internet sockets with network = off, and with "filtered" outside a

@@ -68,7 +68,7 @@ user_tree() {
 	local d
 	d=$(mktemp -d /var/tmp/sbxrun-usertests.XXXXXX) || return 1
 	chmod 755 "$d"
-	cp -a "$SBX_TOP/tests" "$SBX_TOP/profiles" "$SBX_TOP/core" "$SBX_TOP/include" "$d/" &&
+	tar -C "$SBX_TOP" --exclude=./build --exclude=./.git -cf - . | tar -C "$d" -xf - &&
 	cp -a "$SBX_BUILD" "$d/build" && chmod -R a+rX "$d" && echo "$d"
 }
 
