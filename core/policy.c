@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "policy.h"
 
@@ -298,15 +299,27 @@ static int merge_same_root(struct sbx_policy *p, struct sbx_path_rule *old,
 	return 0;
 }
 
+static int add_normalised(struct sbx_policy *p, const char *norm,
+			  enum sbx_pmode mode, unsigned flags,
+			  struct sbx_src src, struct sbx_err *err);
+
 int sbx_policy_add_path(struct sbx_policy *p, const char *root,
 			enum sbx_pmode mode, unsigned flags,
 			struct sbx_src src, struct sbx_err *err)
 {
 	char norm[PATH_MAX];
-	struct sbx_path_rule *r;
 
 	if (sbx_path_norm(root, p->project, p->home, 1, norm, sizeof(norm)) < 0)
 		return fail(err, "bad path '%s': %s", root, strerror(errno));
+	return add_normalised(p, norm, mode, flags, src, err);
+}
+
+static int add_normalised(struct sbx_policy *p, const char *norm,
+			  enum sbx_pmode mode, unsigned flags,
+			  struct sbx_src src, struct sbx_err *err)
+{
+	struct sbx_path_rule *r;
+
 	src.file = sbx_policy_intern(p, src.file);
 	r = find_root(p, norm);
 	if (r && merge_same_root(p, r, mode, flags, src))
@@ -410,19 +423,79 @@ static int check_project(const struct sbx_policy *p, struct sbx_err *err)
 	return 0;
 }
 
+/*
+ * A protected name inside the project is taken as written, never through
+ * a symlink: ".vscode -> /tmp" would otherwise turn the rule into "/tmp
+ * read-only" (replacing the private /tmp), and a link can be swapped for a
+ * real directory by the command while the mount covers the old target.
+ * sbxrun cannot keep a link read-only, so it refuses to run.
+ */
+static int protect_root(struct sbx_policy *p, const char *e, char *out,
+			size_t outsz, struct sbx_err *err)
+{
+	size_t plen = strlen(p->project);
+	struct stat st;
+
+	if (sbx_path_norm(e, p->project, p->home, 0, out, outsz) < 0)
+		return fail(err, "bad protected path '%s': %s", e,
+			    strerror(errno));
+	if (!sbx_path_within(out, p->project, plen))
+		return sbx_path_norm(e, p->project, p->home, 1, out, outsz) < 0 ?
+		       fail(err, "bad protected path '%s': %s", e,
+			    strerror(errno)) : 0;
+	for (size_t i = plen + 1; i <= strlen(out); i++) {
+		char save = out[i];
+
+		if (save != '/' && save != '\0')
+			continue;
+		out[i] = '\0';
+		if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
+			return fail(err, "protected path '%s' is a symbolic link; "
+				    "sbxrun cannot keep it read-only (replace it "
+				    "with a real file or directory, or remove it)",
+				    out);
+		out[i] = save;
+	}
+	return 0;
+}
+
 static int add_protect(struct sbx_policy *p, struct sbx_err *err)
 {
-	for (size_t i = 0; i < p->protect.n; i++) {
-		const char *e = p->protect.v[i];
-		struct sbx_path_rule *r;
+	char root[PATH_MAX];
 
-		if (sbx_policy_add_path(p, e, SBX_RO, SBX_RF_PROTECT,
-					p->protect.src[i], err) < 0)
+	for (size_t i = 0; i < p->protect.n; i++) {
+		struct sbx_path_rule *r, *old;
+
+		if (protect_root(p, p->protect.v[i], root, sizeof(root), err) < 0)
+			return -1;
+		/* never turn the project or the private /tmp read-only */
+		old = find_root(p, root);
+		if (old && (old->flags & (SBX_RF_PROJECT | SBX_RF_TMP)))
+			continue;
+		if (add_normalised(p, root, SBX_RO, SBX_RF_PROTECT,
+				   p->protect.src[i], err) < 0)
 			return -1;
 		r = sbx_policy_last_rule(p);
 		/* A hide of the same root stays a hide. */
 		if (r && r->mode == SBX_RO)
 			r->flags |= SBX_RF_PROTECT;
+	}
+	return 0;
+}
+
+/* A writable root (the project, a flag) between hide h and rule r: a
+ * read-only protect rule there only narrows what is already visible. */
+static int rw_between(const struct sbx_policy *p, const struct sbx_path_rule *h,
+		      const struct sbx_path_rule *r)
+{
+	for (size_t k = 0; k < p->nrules; k++) {
+		const struct sbx_path_rule *w = &p->rules[k];
+
+		if (w->mode == SBX_RW && w->rootlen > h->rootlen &&
+		    w->rootlen <= r->rootlen &&
+		    sbx_path_within(r->root, w->root, w->rootlen) &&
+		    (w->flags & (SBX_RF_PROJECT | SBX_RF_FLAG)))
+			return 1;
 	}
 	return 0;
 }
@@ -441,7 +514,9 @@ static void drop_unhiding(struct sbx_policy *p)
 			const struct sbx_path_rule *h = &p->rules[j];
 
 			lifted = h->mode == SBX_HIDE && h->rootlen < r->rootlen &&
-				 sbx_path_within(r->root, h->root, h->rootlen);
+				 sbx_path_within(r->root, h->root, h->rootlen) &&
+				 !((r->flags & SBX_RF_PROTECT) &&
+				   rw_between(p, h, r));
 			if (lifted)
 				sbx_policy_warn(p, r->src, "'%s' is inside "
 					"hidden '%s' (%s:%d); ignored (a "

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hook.h"
 
 struct optdef {
 	const char *name;
@@ -57,6 +58,24 @@ static int h_action(struct cli *c, const char *arg, const struct optdef *d)
 static int h_command(struct cli *c, const char *arg, const struct optdef *d)
 {
 	c->shell = arg;
+	return 0;
+}
+
+/* The hook's rewritten commands: the shell string, base64-encoded, so no
+ * agent text is ever parsed by the agent's shell. */
+static int h_command_b64(struct cli *c, const char *arg, const struct optdef *d)
+{
+	size_t n;
+	char *s = sbx_base64_decode(arg, &n);
+
+	if (!s || strlen(s) != n) {
+		free(s);
+		fprintf(stderr, "sbxrun: --command-base64: not valid base64 of "
+			"a command\n");
+		return SBX_EXIT_FAIL;
+	}
+	c->shell_owned = s;
+	c->shell = s;
 	return 0;
 }
 
@@ -108,6 +127,7 @@ static int h_mode(struct cli *c, const char *arg, const struct optdef *d)
 
 static const struct optdef opts[] = {
 	{ "command", 1, h_command, "STRING", "run STRING with /bin/sh -c", 0, NULL },
+	{ "command-base64", 1, h_command_b64, "B64", "like -c, the string base64-encoded (hook mode)", 0, NULL },
 	{ "profile", 1, h_profile, "NAME", "profile: default, strict, build, or a file", 0, NULL },
 	{ "allow-read", 1, h_override, "PATH", "make PATH readable (lifts a hide)", 0, "allow-read" },
 	{ "allow-write", 1, h_override, "PATH", "make PATH writable", 0, "allow-write" },
@@ -213,4 +233,6 @@ void sbx_cli_free(struct cli *c)
 	for (size_t i = 0; i < c->noverrides; i++)
 		free(c->owned[i]);
 	c->noverrides = 0;
+	free(c->shell_owned);
+	c->shell_owned = NULL;
 }

@@ -38,6 +38,7 @@ struct cli {
 	char *owned[CLI_MAX_OVERRIDES];
 	size_t noverrides;
 	const char *shell;	/* -c STRING */
+	char *shell_owned;	/* decoded --command-base64 */
 	const char *report;	/* --report FILE */
 	int verbose;
 	char **argv;		/* the command, or NULL */

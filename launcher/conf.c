@@ -690,6 +690,18 @@ static void builtin_protect(struct sbx_policy *p, const struct sbx_locs *l)
 	sbx_strv_add(p, &p->protect, l->config_dir, bi);
 	sbx_strv_add(p, &p->protect, l->inrepo_conf, bi);
 	sbx_strv_add(p, &p->protect, "/etc/sbxrun", bi);
+	/* A .git that is a file (worktree, submodule checkout):
+	 * rewriting it as a gitfile would point the next git run outside at
+	 * a planted repository with core.fsmonitor.  A .git directory keeps
+	 * only hooks/config/... read-only (objects must stay writable). */
+	{
+		char g[PATH_MAX];
+		struct stat st;
+
+		snprintf(g, sizeof(g), "%s/.git", l->project);
+		if (lstat(g, &st) == 0 && !S_ISDIR(st.st_mode))
+			sbx_strv_add(p, &p->protect, g, bi);
+	}
 	/* The launcher's own state (run dirs with compiled policies). */
 	{
 		char st[PATH_MAX];

@@ -42,7 +42,7 @@ int sbx_hook_answer_exe(const char *json, size_t len,
 /*
  * The rewritten shell command (malloc'ed, NULL when out of memory):
  *   'SBXRUN' [policy options] --workdir 'CWD' \
- *       -c "$(printf %s 'BASE64' | base64 -d || echo exit 125)"
+ *       --command-base64 'BASE64'   (decoded by sbxrun itself)
  * The command travels base64-encoded: nothing in it is ever parsed by
  * the agent's shell, whatever bytes it holds.  Policy options are those
  * of opts that the command line can express (--profile, --mode, --quiet,
@@ -75,6 +75,8 @@ int sbx_hook_program(char *const argv[]);
 /* Quote s for a POSIX shell: '...' with each ' written as '\''. */
 char *sbx_sh_quote(const char *s);
 
+/* Strict base64 decoding (sbxrun --command-base64); NULL if invalid. */
+char *sbx_base64_decode(const char *s, size_t *outlen);
 /* Standard base64 (RFC 4648, with padding, no line breaks); malloc'ed. */
 char *sbx_base64(const void *data, size_t len);
 

@@ -45,6 +45,45 @@ char *sbx_sh_quote(const char *s)
 	return q;
 }
 
+/* Strict decoder: padding only at the end, nothing but the alphabet.
+ * Returns a malloc'ed NUL-terminated buffer (*outlen bytes) or NULL. */
+char *sbx_base64_decode(const char *s, size_t *outlen)
+{
+	size_t n = strlen(s), o = 0, pad = 0;
+	unsigned v = 0;
+	char *out;
+
+	if (n % 4)
+		return NULL;
+	out = malloc(n / 4 * 3 + 1);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char c = s[i];
+		int d = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ?
+			c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52 :
+			c == '+' ? 62 : c == '/' ? 63 : c == '=' ? 0 : -1;
+
+		if (d < 0 || (c == '=' && i < n - 2) || (pad && c != '='))
+			goto bad;
+		pad += c == '=';
+		v = v << 6 | (unsigned)d;
+		if (i % 4 == 3) {
+			out[o++] = (char)(v >> 16);
+			out[o++] = (char)(v >> 8);
+			out[o++] = (char)v;
+			v = 0;
+		}
+	}
+	o -= pad;
+	out[o] = '\0';
+	*outlen = o;
+	return out;
+bad:
+	free(out);
+	return NULL;
+}
+
 char *sbx_base64(const void *data, size_t len)
 {
 	static const char tab[] =
@@ -176,12 +215,12 @@ char *sbx_hook_rewrite(const char *sbxrun, const char *cwd, const char *cmd,
 		sb_override(&b, o->overrides[i]);
 	sb_str(&b, " --workdir");
 	sb_word(&b, cwd);
-	/* base64 needs no quoting; the quotes are belt and braces.  If
-	 * base64(1) is missing the command becomes "exit 125" instead of
-	 * an empty command that would "succeed". */
-	sb_str(&b, " -c \"$(printf %s '");
+	/* sbxrun decodes the command itself: nothing in the agent's own,
+	 * unsandboxed shell runs a program found through its PATH (a
+	 * sandboxed step could have planted one in .venv/bin). */
+	sb_str(&b, " --command-base64 '");
 	sb_str(&b, b64);
-	sb_str(&b, "' | base64 -d || echo exit 125)\"");
+	sb_str(&b, "'");
 	free(b64);
 	if (b.oom) {
 		free(b.s);

@@ -250,8 +250,16 @@ static int pick_mode(const sbx_t *s, const struct sbx_features *f,
 			 "loopback or on");
 		return SBX_E_KERNEL;
 	}
-	if (sbx_mode_resolve(s->mode, f, mode, err) == 0)
-		return SBX_OK;
+	if (sbx_mode_resolve(s->mode, f, mode, err) == 0) {
+		if (*mode == SBX_KMODE_FULL || s->pol.net != SBX_NET_LOOPBACK)
+			return SBX_OK;
+		/* Even with fallback = warn: dropping Landlock to let the
+		 * network through would drop the filesystem boundary too. */
+		snprintf(err->msg, sizeof(err->msg), "--net loopback needs a "
+			 "private network namespace, which needs user "
+			 "namespaces (see sbxrun --status)");
+		return SBX_E_KERNEL;
+	}
 	if (s->pol.fallback != SBX_FALLBACK_WARN)
 		return SBX_E_KERNEL;
 	*warn = 1;
@@ -260,6 +268,7 @@ static int pick_mode(const sbx_t *s, const struct sbx_features *f,
 }
 
 struct run_ctx {
+	int had_git;		/* <project>/.git existed at launch */
 	sbx_t *s;
 	struct sbx_policy pol;	/* shallow copy with its own rules array */
 	const struct sbx_run_req *req;
@@ -335,28 +344,45 @@ static int sandbox_writable(const struct sbx_policy *p, const char *path)
 	return best && best->mode == SBX_RW;
 }
 
+static void add_warning(struct sbx_result *res, size_t *n, char *w)
+{
+	char **nw = realloc(res->warnings, (*n + 2) * sizeof(*nw));
+
+	if (!nw || !w) {
+		free(w);
+		return;
+	}
+	res->warnings = nw;
+	nw[*n] = w;
+	nw[++*n] = NULL;
+}
+
 static void report_created(const struct run_ctx *c, struct sbx_result *res)
 {
 	struct stat st;
 	size_t n = 0;
+	char g[PATH_MAX + 8], *w;
+
+	/* A gitfile written where there was no .git points the next git run
+	 * outside the sandbox at a repository of the command's choosing. */
+	snprintf(g, sizeof(g), "%s/.git", c->pol.project);
+	if (!c->had_git && lstat(g, &st) == 0 && !S_ISDIR(st.st_mode) &&
+	    asprintf(&w, "'%s' was created during the run as a file: it "
+		     "redirects git to another repository (and its hooks and "
+		     "config): review it before running git outside", g) >= 0)
+		add_warning(res, &n, w);
 
 	for (size_t i = 0; i < c->pol.nrules; i++) {
 		const struct sbx_path_rule *r = &c->pol.rules[i];
-		char **nw;
 
 		if (!(r->flags & SBX_RF_ABSENT) || lstat(r->root, &st) < 0 ||
 		    !sandbox_writable(&c->pol, r->root))
 			continue;
-		nw = realloc(res->warnings, (n + 2) * sizeof(*nw));
-		if (!nw)
-			return;
-		res->warnings = nw;
-		if (asprintf(&nw[n], "'%s' was created during the run; it is "
+		if (asprintf(&w, "'%s' was created during the run; it is "
 			     "protected because it can run code outside the "
 			     "sandbox later: review it before using it outside",
-			     r->root) < 0)
-			return;
-		nw[++n] = NULL;
+			     r->root) >= 0)
+			add_warning(res, &n, w);
 	}
 }
 
@@ -497,6 +523,13 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	c->s = s;
 	c->req = req;
 	c->pol = s->pol;
+	{
+		char g[PATH_MAX + 8];
+		struct stat gst;
+
+		snprintf(g, sizeof(g), "%s/.git", s->pol.project);
+		c->had_git = lstat(g, &gst) == 0;
+	}
 	sbx_features_probe(&c->feat);
 	rc = pick_mode(s, &c->feat, &c->mode, &c->warn, &err);
 	if (rc != SBX_OK)

@@ -235,3 +235,75 @@ inproject_protected() {	# "$before" files...
 	assert_unchanged "$before" "$conf"
 	assert_absent "$HOME/.config/sbxrun/trust"
 }
+
+# ---------------------------------------------------------------- review
+# Found by an adversarial review after the first suite passed.
+
+@test "FS-05b a protected name that is a symlink (.vscode -> /tmp) refuses to run; host /tmp stays out" {
+	echo "$CANARY" > "/tmp/sbxt-vs-$MARK"
+	UNIQ_FILES+=("/tmp/sbxt-vs-$MARK")
+	ln -s /tmp "$P/.vscode"
+	run xsbx -c "cat /tmp/sbxt-vs-$MARK; touch $P/ran"
+	echo "$output"
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"protected path '$P/.vscode' is a symbolic link"* ]]
+	no_canary "$output"
+	[ ! -e "$P/ran" ]
+}
+
+@test "FS-05c a symlinked protected name cannot be swapped for a real directory across runs" {
+	run xsbx -c 'mkdir vsc && ln -s vsc .vscode'
+	[[ "$output" == *"was created during the run"* ]]
+	run xsbx -c 'rm .vscode && mkdir .vscode && echo "{}" > .vscode/tasks.json && echo PLANTED'
+	echo "$output"
+	[ "$status" -eq 125 ]
+	[[ "$output" != *PLANTED* ]]
+	[ ! -e "$P/.vscode/tasks.json" ]
+}
+
+@test "PER-02b a worktree's .git gitfile cannot be rewritten to point at a planted repository" {
+	git -C "$P" commit -q --allow-empty -m init 2>/dev/null || true
+	git -C "$P" worktree add -q "$T/wt" 2>/dev/null
+	[ -f "$T/wt/.git" ]
+	before=$(snap "$T/wt/.git")
+	cd "$T/wt"
+	run xsbx -c "echo 'gitdir: $T/wt/evil' > .git; $SBX_SYS.static write .git; true"
+	echo "$output"
+	if full_mode; then
+		assert_unchanged "$before" "$T/wt/.git"
+	else
+		inproject_protected "$before" "$T/wt/.git" || plan_says_advisory 'protected paths'
+	fi
+}
+
+@test "PER-02c a gitfile created where there was no .git is reported" {
+	rm -rf "$P/.git"
+	run xsbx -c 'echo "gitdir: .g" > .git'
+	echo "$output"
+	[[ "$output" == *"'$P/.git' was created during the run as a file"* ]]
+}
+
+@test "PER-01b strict profile with a writable project under HOME keeps its protected paths" {
+	mkdir -p "$HOME/proj2/.git/hooks"
+	echo x > "$HOME/proj2/.git/config"
+	before=$(snap "$HOME/proj2/.git/config")
+	cd "$HOME/proj2"
+	run xsbx --profile strict --allow-write "$HOME/proj2" -c "echo evil > .git/config; $SBX_SYS.static write .git/config; true"
+	echo "$output"
+	inproject_protected "$before" "$HOME/proj2/.git/config"
+}
+
+@test "LCH-06b the hook's rewritten command runs no program from the agent's PATH" {
+	mkdir -p "$P/.venv/bin"
+	for prog in base64 printf sh; do
+		printf '#!/bin/sh\necho UNSANDBOXED > %s/pwned-%s\n' "$T" "$prog" > "$P/.venv/bin/$prog"
+		chmod +x "$P/.venv/bin/$prog"
+	done
+	rw=$(printf '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo hi"},"cwd":"%s"}' "$P" |
+		"$SBXRUN" --hook claude-code | jq -r .hookSpecificOutput.updatedInput.command)
+	echo "$rw"
+	run env PATH="$P/.venv/bin:$PATH" /bin/sh -c "$rw"
+	echo "$output"
+	[[ "$output" == *hi* ]]
+	[ ! -e "$T/pwned-base64" ] && [ ! -e "$T/pwned-printf" ]
+}

@@ -88,9 +88,10 @@ roundtrip() {
 	[ "$(jq -S '.hookSpecificOutput.updatedInput | del(.command)' <<<"$output")" = \
 	  "$(jq -S '.tool_input | del(.command)' "$FIX/bash-background.json")" ]
 	rw=$(rewritten "$output")
-	[[ "$rw" == "'$SBX_REAL' "*"--workdir '$P' -c \"\$(printf %s '"*"' | base64 -d || echo exit 125)\"" ]]
-	# the command travels as base64 of exactly the original bytes
-	b64=$(sed -n "s/.*printf %s '\([A-Za-z0-9+/=]*\)'.*/\1/p" <<<"$rw")
+	[[ "$rw" == "'$SBX_REAL' "*"--workdir '$P' --command-base64 '"*"'" ]]
+	# the command travels as base64 of exactly the original bytes, decoded
+	# by sbxrun itself (no program from the agent's PATH runs outside)
+	b64=$(sed -n "s/.*--command-base64 '\([A-Za-z0-9+/=]*\)'.*/\1/p" <<<"$rw")
 	[ "$(printf '%s' "$b64" | base64 -d)" = "npm run dev" ]
 }
 
