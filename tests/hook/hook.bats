@@ -391,7 +391,7 @@ EOF"
 	[ "$status" -eq 0 ]
 	[ "$(decision "$output")" = allow ]
 	rw=$(rewritten "$output")
-	[[ "$rw" == "'$SBX_REAL' --profile 'strict' --quiet --allow-read '/da ta' --net 'loopback' --workdir '$P' -c "* ]]
+	[[ "$rw" == "'$SBX_REAL' --profile 'strict' --quiet --allow-read '/da ta' --net 'loopback' --workdir '$P' --command-base64 "* ]]
 }
 
 # ------------------------------------------------------------ install-hook.sh
