@@ -11,16 +11,6 @@
 
 #include "shim.h"
 
-/* One path argument: pre, real call, post. */
-#define PATH_HOOK(fsval, call) do {				\
-	struct shim_fs f_ = (fsval);				\
-	int look_, rc_;						\
-	if (shim_fs_pre(&look_, &f_, NULL))			\
-		return -1;					\
-	rc_ = (call);						\
-	shim_fs_post(look_, rc_ < 0, &f_, NULL);		\
-	return rc_;						\
-} while (0)
 
 /* Two path arguments. */
 #define PATH2_HOOK(aval, bval, call) do {			\

@@ -52,15 +52,8 @@ open_fs(int dirfd, const char *path, int flags)
 }
 
 /* The body every open variant shares; `call` is the real call. */
-#define OPEN_HOOK(dirfd, path, flags, call) do {		\
-	struct shim_fs f_ = open_fs((dirfd), (path), (flags));	\
-	int look_, rc_;						\
-	if (shim_fs_pre(&look_, &f_, NULL))			\
-		return -1;					\
-	rc_ = (call);						\
-	shim_fs_post(look_, rc_ < 0, &f_, NULL);		\
-	return rc_;						\
-} while (0)
+#define OPEN_HOOK(dirfd, path, flags, call) \
+	PATH_HOOK(open_fs((dirfd), (path), (flags)), call)
 
 int open(const char *path, int flags, ...)
 {

@@ -220,6 +220,17 @@ static inline void shim_fs_post(int look, int failed,
 	shim_leave();
 }
 
+/* One path argument: pre, real call, post. */
+#define PATH_HOOK(fsval, call) do {				\
+	struct shim_fs f_ = (fsval);				\
+	int look_, rc_;						\
+	if (shim_fs_pre(&look_, &f_, NULL))			\
+		return -1;					\
+	rc_ = (call);						\
+	shim_fs_post(look_, rc_ < 0, &f_, NULL);		\
+	return rc_;						\
+} while (0)
+
 /* explain.c */
 enum shim_kind {
 	SHIM_K_HIDDEN, SHIM_K_READONLY, SHIM_K_SUFFIX, SHIM_K_SIZE,
