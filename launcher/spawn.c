@@ -731,6 +731,16 @@ static void forward(pid_t pid, int sig)
 		kill(pid, sig);
 }
 
+/* The signals the supervisor and the in-sandbox reaper wait for. */
+static void waited_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
 /* Reap everything (orphans reparent to us: pid 1 of the namespace, or a
  * child subreaper); when the command exits, hand its wait status up and
  * exit.  In full mode the kernel then kills every process left in the pid
@@ -748,11 +758,7 @@ static void __attribute__((noreturn)) reaper_loop(const struct sup *s,
 	pid_t p;
 	int st;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	waited_signals(&set);
 	if (keeper)
 		sigaddset(&set, SIGUSR2);
 	for (;;) {
@@ -1014,11 +1020,7 @@ static int take_signals(struct sup *s)
 	struct sigaction dfl;
 	sigset_t set;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	waited_signals(&set);
 	sigaddset(&set, SIGPIPE);
 	memset(&dfl, 0, sizeof dfl);
 	dfl.sa_handler = SIG_DFL;	/* SIG_IGN would auto-reap */
