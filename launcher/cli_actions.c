@@ -162,7 +162,7 @@ static int act_dry_run(struct cli *c)
 	if (r)
 		return r;
 	print_policy(&s->pol);
-	sbx_features_probe(&f);
+	sbx_features_probe(&f, 0);
 	if (sbx_mode_resolve(s->mode, &f, &mode, &err) < 0) {
 		printf("\nkernel plan: none: %s\n", err.msg);
 		mode = f.userns ? SBX_KMODE_FULL : SBX_KMODE_LANDLOCK;
@@ -182,7 +182,7 @@ static int act_status(struct cli *c)
 	enum sbx_kmode mode;
 	int ok;
 
-	sbx_features_probe(&f);
+	sbx_features_probe(&f, 0);
 	printf("sbxrun %s\n", sbx_version());
 	printf("landlock: %s", f.landlock_abi ? "yes" : "no");
 	if (f.landlock_abi)

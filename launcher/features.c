@@ -322,13 +322,29 @@ static int probe_seccomp(void)
 	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &act) == 0;
 }
 
-void sbx_features_probe(struct sbx_features *f)
+/*
+ * The trial costs a fork (half a millisecond, most of a launch's own
+ * budget).  It is skipped unless AppArmor restricts user namespaces: that
+ * is the one case where creating one succeeds and the failure comes
+ * later, inside, as a refused mount.  Elsewhere a user namespace that is
+ * not available makes the launch's own clone() fail, before anything ran.
+ */
+static int userns_needs_trial(void)
+{
+	return geteuid() != 0 && read_sysctl(
+		"/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1;
+}
+
+void sbx_features_probe(struct sbx_features *f, int quick)
 {
 	memset(f, 0, sizeof *f);
 	f->is_root = geteuid() == 0;
 	f->landlock_abi = probe_landlock(f->landlock_why,
 					 sizeof f->landlock_why);
-	f->userns = probe_userns(f->userns_why, sizeof f->userns_why);
+	if (quick && !userns_needs_trial())
+		f->userns = f->userns_assumed = 1;
+	else
+		f->userns = probe_userns(f->userns_why, sizeof f->userns_why);
 	f->seccomp = probe_seccomp();
 }
 

@@ -22,9 +22,14 @@ struct sbx_features {
 	int is_root;		/* euid 0 */
 	char landlock_why[256];	/* when landlock_abi == 0: why and the fix */
 	char userns_why[512];	/* when !userns: why and the exact fix */
+	int userns_assumed;	/* userns = 1 was not tried (quick probe) */
 };
 
-void sbx_features_probe(struct sbx_features *f);
+/* Probe what the kernel offers.  quick skips the user namespace trial
+ * (a fork) where nothing says it would fail: the launch itself is the
+ * trial, and sbx_launch() returns SBX_LAUNCH_NO_USERNS before anything
+ * ran when it does fail; the caller probes again in full. */
+void sbx_features_probe(struct sbx_features *f, int quick);
 
 /* Which protections hold in a mode: for --dry-run and --status. */
 enum sbx_enf {
@@ -81,6 +86,9 @@ struct sbx_exit {
 /* Run one command in the sandbox and wait for the whole tree.
  * Returns 0 with *x filled, or -1 with err set (then nothing ran). */
 int sbx_launch(struct sbx_launch *l, struct sbx_exit *x, struct sbx_err *err);
+/* sbx_launch() in full mode when the user namespace could not be made
+ * (clone or the id maps failed): nothing ran, err says what failed. */
+#define SBX_LAUNCH_NO_USERNS (-2)
 
 /* The layers, each usable alone (called in the child, single-threaded,
  * before exec).  All return 0 or -1 with err. */

@@ -264,6 +264,9 @@ static int pick_mode(const sbx_t *s, const struct sbx_features *f,
 		return SBX_E_KERNEL;
 	*warn = 1;
 	*mode = f->userns ? SBX_KMODE_FULL : SBX_KMODE_LANDLOCK;
+	fprintf(stderr, "sbxrun: warning: %s\nsbxrun: warning: fallback = "
+		"warn: running in %s mode with what exists\n", err->msg,
+		*mode == SBX_KMODE_FULL ? "full" : "landlock-only");
 	return SBX_OK;
 }
 
@@ -477,6 +480,33 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	return r;
 }
 
+/* Pick the mode, write its policy, run.  SBX_LAUNCH_NO_USERNS when full
+ * mode could not make its namespaces (nothing ran). */
+static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
+			  struct sbx_err *err)
+{
+	int rc = pick_mode(c->s, &c->feat, &c->mode, &c->warn, err);
+
+	if (rc != SBX_OK)
+		return rc;
+	if (c->pol.rules != c->s->pol.rules)
+		free(c->pol.rules);
+	c->pol = c->s->pol;
+	if (mark_absent(c) < 0) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		return SBX_E_NOMEM;
+	}
+	if (sbx_rundir_create(&c->rd, err) < 0)
+		return SBX_E_RUN;
+	rc = write_policy(&c->pol, c->mode, &c->rd, err);
+	if (rc == 0)
+		rc = do_launch(c, res, err);
+	sbx_rundir_remove(&c->rd);
+	if (rc == SBX_LAUNCH_NO_USERNS && c->mode == SBX_KMODE_FULL)
+		return rc;
+	return rc < 0 ? SBX_E_RUN : SBX_OK;
+}
+
 /*
  * One launch at a time per process.  The supervisor changes process-wide
  * state (child subreaper, dumpable, SIGCHLD disposition), landlock-only
@@ -530,31 +560,30 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		snprintf(g, sizeof(g), "%s/.git", s->pol.project);
 		c->had_git = lstat(g, &gst) == 0;
 	}
-	sbx_features_probe(&c->feat);
-	rc = pick_mode(s, &c->feat, &c->mode, &c->warn, &err);
-	if (rc != SBX_OK)
-		goto fail;
-	if (mark_absent(c) < 0) {
-		rc = SBX_E_NOMEM;
-		snprintf(err.msg, sizeof(err.msg), "out of memory");
-		goto fail;
-	}
 	c->have_shim = find_shim(c->shim, sizeof(c->shim)) == 0;
-	rc = SBX_E_RUN;
 	if (s->pol.redirect_caches && s->pol.cache_dir &&
 	    sbx_mkdirs(s->pol.cache_dir, 0700) < 0) {
+		rc = SBX_E_RUN;
 		snprintf(err.msg, sizeof(err.msg), "cannot create the cache "
 			 "directory %s: %s", s->pol.cache_dir, strerror(errno));
 		goto fail;
 	}
-	if (sbx_rundir_create(&c->rd, &err) < 0)
-		goto fail;
-	if (write_policy(&c->pol, c->mode, &c->rd, &err) < 0 ||
-	    do_launch(c, res, &err) < 0) {
-		sbx_rundir_remove(&c->rd);
-		goto fail;
+	sbx_features_probe(&c->feat, 1);
+	rc = launch_in_mode(c, res, &err);
+	if (rc == SBX_LAUNCH_NO_USERNS) {
+		/* The quick probe assumed user namespaces: now that they
+		 * failed, find out why, and decide the mode again. */
+		if (c->feat.userns_assumed)
+			sbx_features_probe(&c->feat, 0);
+		if (c->feat.userns) {
+			c->feat.userns = 0;
+			snprintf(c->feat.userns_why, sizeof(c->feat.userns_why),
+				 "%s", err.msg);
+		}
+		rc = launch_in_mode(c, res, &err);
 	}
-	sbx_rundir_remove(&c->rd);
+	if (rc != SBX_OK)
+		goto fail;
 	fill_layers(res, c->mode, &c->feat, s);
 	report_created(c, res);
 	free(c->pol.rules);

@@ -1108,8 +1108,10 @@ static int start_full(struct sup *s)
 	s->child = pid;
 	s->fd[P_CHILD] = (int)syscall(SYS_pidfd_open, pid, 0);
 	close_child_ends(s);
-	if (write_maps(s, pid) < 0)
+	if (write_maps(s, pid) < 0) {
+		s->clone_failed = 1;
 		return -1;	/* the cleanup kills the child */
+	}
 	if (write(s->sync[1], "g", 1) != 1)
 		return errf(s->err, "namespaces: sync: %m");
 	close_fd(&s->sync[1]);
@@ -1140,19 +1142,15 @@ static int start_landlock(struct sup *s)
 	return 0;
 }
 
+/* A full-mode start that could not make its namespaces is handed back to
+ * the caller (SBX_LAUNCH_NO_USERNS) rather than retried here: landlock-only
+ * mode needs its own policy (hidden /dev/pts and /dev/shm, protect rules
+ * in the shim), which the caller builds. */
 static int sup_start(struct sup *s)
 {
 	if (s->mode == SBX_KMODE_LANDLOCK)
 		return start_landlock(s);
-	if (start_full(s) == 0)
-		return 0;
-	if (!s->clone_failed || !s->l->warn_missing)
-		return -1;
-	fprintf(stderr, "sbxrun: warning: %s\nsbxrun: warning: namespaces "
-		"(mount view, pid namespace) are NOT enforced; running in "
-		"landlock-only mode\n", s->err->msg);
-	s->mode = SBX_KMODE_LANDLOCK;
-	return start_landlock(s);
+	return start_full(s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1561,8 +1559,11 @@ int sbx_launch(struct sbx_launch *l, struct sbx_exit *x, struct sbx_err *err)
 		s.deadline = s.t0 + (l->pol->limits.timeout > 1000000000u ?
 				     UINT64_MAX / 2 :
 				     l->pol->limits.timeout * 1000000000u);
-	if (sup_start(&s) < 0)
+	if (sup_start(&s) < 0) {
+		if (s.clone_failed)
+			rc = SBX_LAUNCH_NO_USERNS;
 		goto out;
+	}
 	/* PROC-04: from here on nothing of the user's (the command
 	 * included) may ptrace us or read our memory or descriptors. */
 	s.old_dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);

@@ -271,3 +271,43 @@ teardown() { sbx_teardown; }
 	[ "$status" -eq 125 ]
 	[[ "$output" == *"unknown key 'bogus'"* ]]
 }
+
+# Without user namespaces: sbxrun inside sbxrun, whose seccomp filter
+# refuses clone(CLONE_NEWUSER) the way a container runtime's does.  The
+# launch finds out from its own clone (no trial fork beforehand): auto
+# mode falls back to landlock-only, which still hides the secrets
+# (judged from outside); a forced full mode fails closed and says why;
+# fallback = warn runs, loudly.  The outer sandbox lets ~/.ssh through,
+# so only the inner one can keep the canary in.
+nested() {	# inner sbxrun's arguments
+	"$SBXRUN" --quiet --allow-read "$HOME/.ssh" -- sh -c 'mkdir -m 700 -p /tmp/xdg &&
+		XDG_RUNTIME_DIR=/tmp/xdg exec "$@"' sh "$SBXRUN" "$@"
+}
+
+@test "no user namespaces: auto falls back to landlock-only and still hides secrets" {
+	require_kernel
+	run nested --verbose -- sh -c "cat '$HOME/.ssh/id_rsa' > '$P/leak' 2>/dev/null; echo ran > '$P/ran'"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$P/ran")" = ran ]
+	[ ! -s "$P/leak" ]
+	no_canary "$output"
+}
+
+@test "no user namespaces: --mode full fails closed with the reason" {
+	require_kernel
+	run nested --mode full -- sh -c "echo ran > '$P/ran'"
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"mode full needs user namespaces"*"seccomp filter"* ]]
+	[ ! -e "$P/ran" ]
+}
+
+@test "no user namespaces: fallback = warn runs landlock-only and says so" {
+	require_kernel
+	mkdir -p "$HOME/.config/sbxrun"
+	echo 'fallback = "warn";' > "$HOME/.config/sbxrun/config"
+	run nested --mode full -- sh -c "cat '$HOME/.ssh/id_rsa' > '$P/leak' 2>/dev/null; echo ran > '$P/ran'"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning"*"user namespaces"*"landlock-only"* ]]
+	[ "$(cat "$P/ran")" = ran ]
+	[ ! -s "$P/leak" ]
+}
