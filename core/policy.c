@@ -117,6 +117,7 @@ void sbx_policy_free(struct sbx_policy *p)
 	for (size_t i = 0; i < p->npool; i++)
 		free(p->pool[i]);
 	free(p->pool);
+	free(p->rix);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -266,11 +267,104 @@ struct sbx_path_rule *sbx_policy_last_rule(struct sbx_policy *p)
 	return p->nrules ? &p->rules[p->nrules - 1] : NULL;
 }
 
+/*
+ * The root index.  Conf files may carry hundreds of rules and every add
+ * looks its root up first, so a linear scan made building quadratic.
+ * The index only caches positions: find_root() still compares the root
+ * it lands on, and without memory it falls back to the scan.
+ */
+static uint64_t root_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+static void rix_insert(struct sbx_policy *p, size_t i)
+{
+	size_t mask = p->rixcap - 1, s = root_hash(p->rules[i].root) & mask;
+
+	while (p->rix[s])
+		s = (s + 1) & mask;
+	p->rix[s] = (uint32_t)i + 1;
+}
+
+/* Forget the index; the next lookup rebuilds it (after a removal, which
+ * open addressing cannot do in place). */
+static void rix_drop(struct sbx_policy *p)
+{
+	p->rixn = 0;
+	if (p->rix)
+		memset(p->rix, 0, p->rixcap * sizeof(*p->rix));
+}
+
+/* Index rules[rixn..nrules), growing (and rebuilding) at half load. */
+static int rix_sync(struct sbx_policy *p)
+{
+	if (p->nrules >= UINT32_MAX)
+		return -1;
+	if (2 * (p->nrules + 1) > p->rixcap) {
+		size_t cap = p->rixcap ? p->rixcap : 64;
+		uint32_t *n;
+
+		while (2 * (p->nrules + 1) > cap)
+			cap *= 2;
+		n = calloc(cap, sizeof(*n));
+		if (!n)
+			return -1;
+		free(p->rix);
+		p->rix = n;
+		p->rixcap = cap;
+		p->rixn = 0;
+	}
+	for (; p->rixn < p->nrules; p->rixn++)
+		rix_insert(p, p->rixn);
+	return 0;
+}
+
+/* Rules i and j swapped places: point their slots at the new places.
+ * Both slots are found before either changes (a root's probe run reaches
+ * its slot before any empty one). */
+static void rix_swapped(struct sbx_policy *p, size_t i, size_t j)
+{
+	size_t mask = p->rixcap - 1, who[2] = { i, j }, slot[2];
+
+	if (!p->rixn || i >= p->rixn || j >= p->rixn)
+		return rix_drop(p);
+	for (int k = 0; k < 2; k++) {
+		/* rules[who[k]] now holds what was at the other index */
+		size_t from = who[1 - k], s;
+
+		s = root_hash(p->rules[who[k]].root) & mask;
+		while (p->rix[s] && p->rix[s] != from + 1)
+			s = (s + 1) & mask;
+		if (!p->rix[s])
+			return rix_drop(p);
+		slot[k] = s;
+	}
+	p->rix[slot[0]] = (uint32_t)i + 1;
+	p->rix[slot[1]] = (uint32_t)j + 1;
+}
+
 static struct sbx_path_rule *find_root(struct sbx_policy *p, const char *root)
 {
-	for (size_t i = 0; i < p->nrules; i++)
-		if (strcmp(p->rules[i].root, root) == 0)
-			return &p->rules[i];
+	size_t mask, s;
+
+	if (rix_sync(p) < 0) {
+		for (size_t i = 0; i < p->nrules; i++)
+			if (strcmp(p->rules[i].root, root) == 0)
+				return &p->rules[i];
+		return NULL;
+	}
+	mask = p->rixcap - 1;
+	for (s = root_hash(root) & mask; p->rix[s]; s = (s + 1) & mask) {
+		struct sbx_path_rule *r = &p->rules[p->rix[s] - 1];
+
+		if (strcmp(r->root, root) == 0)
+			return r;
+	}
 	return NULL;
 }
 
@@ -333,12 +427,20 @@ static int add_normalised(struct sbx_policy *p, const char *norm,
 	} else if (r != &p->rules[p->nrules - 1]) {
 		/* keep "last added" meaning the rule just set */
 		struct sbx_path_rule tmp = p->rules[p->nrules - 1];
+		size_t at = (size_t)(r - p->rules);
 
 		p->rules[p->nrules - 1] = *r;
 		*r = tmp;
 		r = &p->rules[p->nrules - 1];
+		r->root = strdup(norm);
+		if (!r->root) {
+			rix_drop(p);
+			return fail(err, "out of memory");
+		}
+		rix_swapped(p, at, p->nrules - 1);
 	}
-	r->root = strdup(norm);
+	if (!r->root)
+		r->root = strdup(norm);
 	if (!r->root)
 		return fail(err, "out of memory");
 	r->rootlen = strlen(norm);
@@ -361,6 +463,7 @@ int sbx_policy_remove_path(struct sbx_policy *p, const char *root)
 		return -1;
 	rule_free(r);
 	*r = p->rules[--p->nrules];
+	rix_drop(p);
 	return 0;
 }
 
@@ -500,37 +603,159 @@ static int rw_between(const struct sbx_policy *p, const struct sbx_path_rule *h,
 	return 0;
 }
 
-/* Conf rules under a hidden root would lift the hide: drop them. */
+/*
+ * Rule order for sbx_policy_sorted(): tree order of the roots, then the
+ * rule that decides at an equal root (stronger mode, then earlier; the
+ * pointers are into one array).
+ */
+static int sorted_cmp(const void *a, const void *b)
+{
+	const struct sbx_path_rule *x = *(const struct sbx_path_rule *const *)a;
+	const struct sbx_path_rule *y = *(const struct sbx_path_rule *const *)b;
+	int c = sbx_path_cmp(x->root, y->root);
+
+	if (c)
+		return c;
+	if (x->mode != y->mode)
+		return x->mode > y->mode ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+const struct sbx_path_rule **sbx_policy_sorted(const struct sbx_policy *p)
+{
+	const struct sbx_path_rule **v;
+
+	if (!p->nrules)
+		return NULL;
+	v = malloc(p->nrules * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < p->nrules; i++)
+		v[i] = &p->rules[i];
+	qsort(v, p->nrules, sizeof(*v), sorted_cmp);
+	return v;
+}
+
+/* Is rule r lifting a hide (the test of drop_unhiding)? */
+static int lifts(const struct sbx_policy *p, const struct sbx_path_rule *h,
+		 const struct sbx_path_rule *r)
+{
+	return h->mode == SBX_HIDE && h->rootlen < r->rootlen &&
+	       sbx_path_within(r->root, h->root, h->rootlen) &&
+	       !((r->flags & SBX_RF_PROTECT) && rw_between(p, h, r));
+}
+
+static int may_lift(const struct sbx_path_rule *r)
+{
+	return r->mode != SBX_HIDE && !(r->flags & (SBX_RF_FLAG |
+		SBX_RF_PROJECT | SBX_RF_TMP));
+}
+
+static int lifts_rw(const struct sbx_path_rule *w)
+{
+	return w->mode == SBX_RW && (w->flags & (SBX_RF_PROJECT | SBX_RF_FLAG));
+}
+
+/*
+ * Which rules lift a hide, for every rule at once (cand[i] for
+ * p->rules[i]).  Rule r lifts when some hide lies strictly above it,
+ * unless r is a protect rule and a project or flag rw root w lies between
+ * (below the hide, at or above r).  The deepest hide above r is the
+ * hardest one to put a w under, so it alone decides.  Walking the roots
+ * in tree order with a stack of ancestors finds the deepest hide and the
+ * deepest w above every rule in O(n log n); asking every pair was O(n²)
+ * and made a long conf slow to start.  Equal roots form one group: w may
+ * sit at r's own root, a hide may not.
+ */
+struct anc {
+	const char *root;
+	size_t len;
+	size_t hide, rw;	/* root length of the deepest hide / w at or
+				 * above this group, 0: none */
+};
+
+static int lifted_all(const struct sbx_policy *p, unsigned char *cand)
+{
+	const struct sbx_path_rule **v = sbx_policy_sorted(p);
+	struct anc *st = malloc((p->nrules + 1) * sizeof(*st));
+	size_t n = 0, i = 0, j, k;
+
+	if (!v || !st) {
+		free(v);
+		free(st);
+		return p->nrules ? -1 : 0;
+	}
+	while (i < p->nrules) {
+		const struct sbx_path_rule *g = v[i];
+		size_t hide = 0, rw = 0;
+
+		while (n && !sbx_path_within(g->root, st[n - 1].root,
+					     st[n - 1].len))
+			n--;
+		if (n) {
+			hide = st[n - 1].hide;
+			rw = st[n - 1].rw;
+		}
+		for (j = i; j < p->nrules && strcmp(v[j]->root, g->root) == 0;
+		     j++)
+			if (lifts_rw(v[j]))
+				rw = g->rootlen;
+		for (k = i; k < j; k++)
+			cand[v[k] - p->rules] = may_lift(v[k]) && hide &&
+				(!(v[k]->flags & SBX_RF_PROTECT) || rw <= hide);
+		for (k = i; k < j; k++)
+			if (v[k]->mode == SBX_HIDE)
+				hide = g->rootlen;
+		st[n++] = (struct anc){ g->root, g->rootlen, hide, rw };
+		i = j;
+	}
+	free(v);
+	free(st);
+	return 0;
+}
+
+/*
+ * Conf rules under a hidden root would lift the hide: drop them.  The
+ * table from lifted_all() only picks the candidates; each one still gets
+ * the exact pairwise test, which also names the hide in the warning.
+ * Without memory every rule is a candidate.  Whether a rule lifts never
+ * depends on a dropped one (hides and project/flag roots stay), so the
+ * table holds while rules move.
+ */
 static void drop_unhiding(struct sbx_policy *p)
 {
+	unsigned char *cand = calloc(p->nrules + 1, 1);
+	int removed = 0;
+
+	if (cand && lifted_all(p, cand) < 0) {
+		free(cand);
+		cand = NULL;
+	}
 	for (size_t i = 0; i < p->nrules; i++) {
 		struct sbx_path_rule *r = &p->rules[i];
-		int lifted = 0;
+		const struct sbx_path_rule *h = NULL;
 
-		if (r->mode == SBX_HIDE || (r->flags & (SBX_RF_FLAG |
-		    SBX_RF_PROJECT | SBX_RF_TMP)))
+		if (!may_lift(r) || (cand && !cand[i]))
 			continue;
-		for (size_t j = 0; j < p->nrules && !lifted; j++) {
-			const struct sbx_path_rule *h = &p->rules[j];
-
-			lifted = h->mode == SBX_HIDE && h->rootlen < r->rootlen &&
-				 sbx_path_within(r->root, h->root, h->rootlen) &&
-				 !((r->flags & SBX_RF_PROTECT) &&
-				   rw_between(p, h, r));
-			if (lifted)
-				sbx_policy_warn(p, r->src, "'%s' is inside "
-					"hidden '%s' (%s:%d); ignored (a "
-					"command-line flag can lift a hide)",
-					r->root, h->root,
-					h->src.file ? h->src.file : "?",
-					h->src.line);
-		}
-		if (lifted) {
-			rule_free(r);
-			*r = p->rules[--p->nrules];
-			i--;
-		}
+		for (size_t j = 0; j < p->nrules && !h; j++)
+			if (lifts(p, &p->rules[j], r))
+				h = &p->rules[j];
+		if (!h)
+			continue;
+		sbx_policy_warn(p, r->src, "'%s' is inside hidden '%s' "
+				"(%s:%d); ignored (a command-line flag can "
+				"lift a hide)", r->root, h->root,
+				h->src.file ? h->src.file : "?", h->src.line);
+		rule_free(r);
+		*r = p->rules[--p->nrules];
+		if (cand)
+			cand[i] = cand[p->nrules];
+		i--;
+		removed = 1;
 	}
+	free(cand);
+	if (removed)
+		rix_drop(p);
 }
 
 /* The project directory is compared as a normalised root everywhere

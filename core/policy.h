@@ -142,6 +142,13 @@ struct sbx_policy {
 	/* interned strings (file names) live here */
 	char **pool;
 	size_t npool, cappool;
+
+	/* Private to policy.c: rules by root (open addressing, slot = rule
+	 * index + 1), so that adding n rules costs n lookups rather than n²
+	 * string compares.  rules[0..rixn) are indexed; rixn = 0 after a
+	 * removal means "rebuild on next use". */
+	uint32_t *rix;
+	size_t rixcap, rixn;
 };
 
 /* Error carrier.  msg is always NUL-terminated. */
@@ -193,6 +200,11 @@ int sbx_path_norm(const char *in, const char *base, const char *home,
 int sbx_path_lex(const char *in, const char *base, char *out, size_t outsz);
 /* Is path equal to root or below it?  Both normalised. */
 int sbx_path_within(const char *path, const char *root, size_t rootlen);
+/* Tree order of normalised paths (path.c): strcmp, except that '/' sorts
+ * before every other byte, so a path is followed directly by everything
+ * below it ("/a", "/a/b", "/a/c", "/a-b").  Sorting by it turns "which
+ * roots lie below this one" into a contiguous run. */
+int sbx_path_cmp(const char *a, const char *b);
 
 /* Building */
 int sbx_policy_add_path(struct sbx_policy *p, const char *root,
@@ -218,6 +230,13 @@ const char *sbx_net_name(enum sbx_net n);
  * add the project and /tmp rules, sort nothing (lookup is linear by
  * design: rules are few), validate.  Returns -1 on error. */
 int sbx_policy_finish(struct sbx_policy *p, struct sbx_err *err);
+
+/* The rules in tree order of their roots (sbx_path_cmp); at equal roots
+ * the rule that decides there comes first (stronger mode, then the
+ * earlier rule).  A malloc'd array of p->nrules pointers, NULL when out of
+ * memory (or no rules); the caller frees it.  Read-only: p must not
+ * change while the array is in use. */
+const struct sbx_path_rule **sbx_policy_sorted(const struct sbx_policy *p);
 
 /* Decisions.  path must already be normalised (sbx_path_norm). */
 const struct sbx_path_rule *sbx_policy_match(const struct sbx_policy *p,

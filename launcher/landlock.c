@@ -36,6 +36,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -148,6 +149,12 @@ struct ll_net_port_attr {
 			 LANDLOCK_ACCESS_FS_TRUNCATE | \
 			 LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
+/* A rule we added on a canonical path, by that path. */
+struct ll_grant {
+	char *path;		/* NULL: free slot */
+	uint64_t access;
+};
+
 struct ll {
 	const struct sbx_policy *p;
 	int full;		/* full mode: mounts hide and protect too */
@@ -158,6 +165,10 @@ struct ll {
 	uint32_t restrict_flags;
 	struct sbx_err *err;
 	char path[PATH_MAX];	/* the directory being carved */
+	const char **hide;	/* hidden roots, tree order (sbx_path_cmp) */
+	size_t nhide;
+	struct ll_grant *grants;	/* see ll_covered() */
+	size_t ngrants, capgrants;
 };
 
 #define ll_fail sbx_errf
@@ -246,18 +257,126 @@ static int ll_check_net(const struct sbx_policy *p, int full, int abi,
 	return 0;
 }
 
+/*
+ * Rules we need not add.  Landlock grants a path the union of the rules
+ * on it and on all its ancestors, so a rule whose rights an ancestor's
+ * rule (or an earlier one on the same path) already grants changes no
+ * decision: not for opens, and not for the REFER comparison of renames
+ * and links either, since a right granted at an ancestor of both sides
+ * is granted on both.  Such rules are common: every protect entry and
+ * read-only island inside the writable project, and /proc below "/".
+ * Skipping them saves an open, an fstat, the rule and a close each, and
+ * keeps the ruleset small.  Only paths that are canonical by
+ * construction are recorded and tested (rule roots, carved entries); a
+ * grant we skip could only ever remove access, never add it.
+ *
+ * The record is a small open-addressing table keyed by path; a lookup
+ * walks the path's ancestors.  Without memory nothing is recorded and
+ * every rule is added, as before.
+ */
+static uint64_t ll_hash(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+static struct ll_grant *ll_slot(const struct ll *l, const char *path,
+				size_t n)
+{
+	size_t mask = l->capgrants - 1, i = ll_hash(path, n) & mask;
+
+	while (l->grants[i].path && (strncmp(l->grants[i].path, path, n) != 0 ||
+				     l->grants[i].path[n] != '\0'))
+		i = (i + 1) & mask;
+	return &l->grants[i];
+}
+
+static void ll_note(struct ll *l, const char *path, uint64_t access)
+{
+	size_t n = strlen(path);
+	struct ll_grant *g;
+
+	if (2 * (l->ngrants + 1) > l->capgrants) {
+		struct ll_grant *old = l->grants;
+		size_t oldcap = l->capgrants;
+		size_t cap = oldcap ? oldcap * 2 : 256;
+
+		l->grants = calloc(cap, sizeof(*l->grants));
+		if (!l->grants) {
+			l->grants = old;	/* keep what we have */
+			return;
+		}
+		l->capgrants = cap;
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i].path)
+				*ll_slot(l, old[i].path,
+					 strlen(old[i].path)) = old[i];
+		free(old);
+	}
+	g = ll_slot(l, path, n);
+	if (!g->path) {
+		g->path = strdup(path);
+		if (!g->path)
+			return;
+		l->ngrants++;
+	}
+	g->access |= access;
+}
+
+/* Do the rules added so far on path and its ancestors grant access? */
+static int ll_covered(const struct ll *l, const char *path, uint64_t access)
+{
+	uint64_t have = 0;
+	size_t n = strlen(path);
+
+	if (!l->ngrants || path[0] != '/')
+		return 0;
+	for (;;) {
+		const struct ll_grant *g = ll_slot(l, path, n ? n : 1);
+
+		if (g->path)
+			have |= g->access;
+		if ((access & ~have) == 0)
+			return 1;
+		if (n <= 1)
+			return 0;
+		while (n > 1 && path[n - 1] != '/')
+			n--;
+		if (n > 1)
+			n--;	/* the slash, unless it is the root */
+	}
+}
+
+static void ll_grants_free(struct ll *l)
+{
+	for (size_t i = 0; i < l->capgrants; i++)
+		free(l->grants[i].path);
+	free(l->grants);
+}
+
 /* Add one rule for an open fd.  Non-directories keep only file rights,
  * symlinks get nothing: following them is not an access, and granting
- * their target by its name could widen a hidden hierarchy. */
+ * their target by its name could widen a hidden hierarchy.  dtype is the
+ * entry's type from readdir (DT_UNKNOWN: ask fstat).  With note, the
+ * path is canonical and the grant is recorded for ll_covered(). */
 static int ll_grant_fd(struct ll *l, int fd, uint64_t access,
-		       const char *what)
+		       const char *what, unsigned char dtype, int note)
 {
 	struct ll_path_beneath_attr pb;
 	struct stat st;
+	uint64_t want = access;
 
-	if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))
+	if (dtype == DT_UNKNOWN) {
+		if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))
+			return 0;
+		dtype = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+	}
+	if (dtype == DT_LNK)
 		return 0;
-	if (!S_ISDIR(st.st_mode))
+	if (dtype != DT_DIR)
 		access &= LL_FS_FILE;
 	access &= l->fs;
 	if (!access)
@@ -265,71 +384,91 @@ static int ll_grant_fd(struct ll *l, int fd, uint64_t access,
 	pb.allowed_access = access;
 	pb.parent_fd = fd;
 	if (syscall(__NR_landlock_add_rule, l->fd, LL_RULE_PATH_BENEATH,
-		    &pb, 0) == 0)
+		    &pb, 0) == 0) {
+		if (note)
+			ll_note(l, what, access);
 		return 0;
+	}
+	/* readdir's type went stale (the entry was replaced since): ask
+	 * the descriptor itself. */
+	if (errno == EINVAL && dtype == DT_DIR && (access & ~LL_FS_FILE))
+		return ll_grant_fd(l, fd, want, what, DT_UNKNOWN, note);
 	return ll_fail(l->err, errno, "landlock: cannot add a rule for %s",
 		       what);
 }
 
+/* How ll_grant_path() treats a path. */
+#define LLG_CHECK	0x1	/* skip it when ll_covered(): the name is
+				 * where the rule lands (not a magic link) */
+#define LLG_NOTE	0x2	/* canonical (a rule root): record it */
+
 /* A path that does not exist (or cannot be opened) gets no rule: that
  * only ever takes access away. */
-static int ll_grant_path(struct ll *l, const char *path, uint64_t access)
+static int ll_grant_path(struct ll *l, const char *path, uint64_t access,
+			 unsigned how)
 {
 	int fd, rc;
 
+	if ((how & LLG_CHECK) && ll_covered(l, path, access & l->fs))
+		return 0;
 	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	rc = ll_grant_fd(l, fd, access, path);
+	rc = ll_grant_fd(l, fd, access, path, DT_UNKNOWN, !!(how & LLG_NOTE));
 	close(fd);
 	return rc;
 }
 
+/* Index of the first hidden root after path in tree order. */
+static size_t ll_hide_after(const struct ll *l, const char *path)
+{
+	size_t lo = 0, hi = l->nhide;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sbx_path_cmp(l->hide[mid], path) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Is a hidden rule rooted exactly at path?  A hide rule always wins at
  * its own root (hide > ro > rw), so no tie-break is needed. */
-static int ll_hidden_at(const struct sbx_policy *p, const char *path,
-			size_t len)
+static int ll_hidden_at(const struct ll *l, const char *path)
 {
-	for (size_t i = 0; i < p->nrules; i++) {
-		const struct sbx_path_rule *r = &p->rules[i];
+	size_t i = ll_hide_after(l, path);
 
-		if (r->mode == SBX_HIDE && r->rootlen == len &&
-		    memcmp(r->root, path, len) == 0)
-			return 1;
-	}
-	return 0;
+	return i > 0 && strcmp(l->hide[i - 1], path) == 0;
 }
 
-/* Is a hidden rule rooted strictly below path? */
-static int ll_hidden_below(const struct sbx_policy *p, const char *path,
-			   size_t len)
+/* Is a hidden rule rooted strictly below path?  Everything below a path
+ * follows it directly in tree order, so the first hidden root after it
+ * answers. */
+static int ll_hidden_below(const struct ll *l, const char *path, size_t len)
 {
-	for (size_t i = 0; i < p->nrules; i++) {
-		const struct sbx_path_rule *r = &p->rules[i];
+	size_t i = ll_hide_after(l, path);
 
-		if (r->mode == SBX_HIDE && r->rootlen > len &&
-		    sbx_path_within(r->root, path, len))
-			return 1;
-	}
-	return 0;
+	return i < l->nhide && strlen(l->hide[i]) > len &&
+	       sbx_path_within(l->hide[i], path, len);
 }
 
-/* Does rule i decide at its root?  At equal roots the larger mode wins,
- * then the earlier rule, as in the engine. */
-static int ll_rule_wins(const struct sbx_policy *p, size_t i)
+/* The hidden roots, sorted, from the rules in tree order. */
+static int ll_index_hides(struct ll *l, const struct sbx_path_rule **v)
 {
-	const struct sbx_path_rule *r = &p->rules[i];
+	size_t n = 0;
 
-	for (size_t j = 0; j < p->nrules; j++) {
-		const struct sbx_path_rule *o = &p->rules[j];
-
-		if (j == i || o->rootlen != r->rootlen ||
-		    strcmp(o->root, r->root) != 0)
-			continue;
-		if (o->mode > r->mode || (o->mode == r->mode && j < i))
-			return 0;
-	}
-	return 1;
+	for (size_t i = 0; i < l->p->nrules; i++)
+		n += v[i]->mode == SBX_HIDE;
+	l->hide = malloc((n + 1) * sizeof(*l->hide));
+	if (!l->hide)
+		return ll_fail(l->err, ENOMEM, "landlock");
+	for (size_t i = 0; i < l->p->nrules; i++)
+		if (v[i]->mode == SBX_HIDE)
+			l->hide[l->nhide++] = v[i]->root;
+	return 0;
 }
 
 static int ll_carve_dir(struct ll *l, int dfd, uint64_t access, size_t len);
@@ -337,32 +476,36 @@ static int ll_carve_dir(struct ll *l, int dfd, uint64_t access, size_t len);
 /*
  * One entry of a carved directory (its full path is built in l->path
  * after len bytes): skip it if hidden, carve it if a hidden path lies
- * below, grant it otherwise.
+ * below, grant it otherwise.  dtype comes from readdir: a symlink gets
+ * nothing whatever it points to, so it is not even opened, and a known
+ * type saves the fstat.
  */
 static int ll_carve_entry(struct ll *l, int dfd, const char *name,
-			  uint64_t access, size_t len)
+			  unsigned char dtype, uint64_t access, size_t len)
 {
 	size_t nlen = strlen(name), sep = l->path[len - 1] != '/';
 	size_t clen = len + sep + nlen;
 	int fd, rc;
 
-	if (clen >= sizeof l->path)
+	if (clen >= sizeof l->path || dtype == DT_LNK)
 		return 0;	/* unreachable by name anyway: grant nothing */
 	if (sep)
 		l->path[len] = '/';
 	memcpy(l->path + len + sep, name, nlen + 1);
-	if (ll_hidden_at(l->p, l->path, clen))
+	if (ll_hidden_at(l, l->path))
 		rc = 0;
-	else if (ll_hidden_below(l->p, l->path, clen)) {
+	else if (ll_hidden_below(l, l->path, clen)) {
 		/* O_NOFOLLOW: a symlink on the way is not descended into;
 		 * roots are resolved by the engine, so that only happens if
 		 * the tree changed, and then the entry simply gets nothing. */
 		fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 			    O_CLOEXEC);
 		rc = fd < 0 ? 0 : ll_carve_dir(l, fd, access, clen);
+	} else if (ll_covered(l, l->path, access & l->fs)) {
+		rc = 0;
 	} else {
 		fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		rc = fd < 0 ? 0 : ll_grant_fd(l, fd, access, l->path);
+		rc = fd < 0 ? 0 : ll_grant_fd(l, fd, access, l->path, dtype, 1);
 		if (fd >= 0)
 			close(fd);
 	}
@@ -385,7 +528,8 @@ static int ll_carve_dir(struct ll *l, int dfd, uint64_t access, size_t len)
 	int rc = 0;
 
 	if (l->full && (access & LANDLOCK_ACCESS_FS_READ_DIR))
-		rc = ll_grant_fd(l, dfd, LANDLOCK_ACCESS_FS_READ_DIR, l->path);
+		rc = ll_grant_fd(l, dfd, LANDLOCK_ACCESS_FS_READ_DIR, l->path,
+				 DT_DIR, 0);
 	d = fdopendir(dfd);
 	if (!d) {
 		close(dfd);
@@ -395,7 +539,8 @@ static int ll_carve_dir(struct ll *l, int dfd, uint64_t access, size_t len)
 	while (rc == 0 && (e = readdir(d)) != NULL) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		rc = ll_carve_entry(l, dirfd(d), e->d_name, access, len);
+		rc = ll_carve_entry(l, dirfd(d), e->d_name, e->d_type, access,
+				    len);
 	}
 	closedir(d);
 	return rc;
@@ -425,26 +570,54 @@ static int ll_needs_carving(const struct ll *l, const struct sbx_path_rule *r)
 	 * start-up (200 rules) for no extra protection. */
 	if (l->full)
 		return 0;
-	return ll_hidden_below(l->p, r->root, r->rootlen);
+	return ll_hidden_below(l, r->root, r->rootlen);
 }
 
-static int ll_apply_rule(struct ll *l, size_t i)
+/* Rule r decides at its root (the caller picks the first of each root in
+ * sbx_policy_sorted() order). */
+static int ll_apply_rule(struct ll *l, const struct sbx_path_rule *r)
 {
-	const struct sbx_path_rule *r = &l->p->rules[i];
 	uint64_t access = ll_mode_access(r->mode);
 	int dfd;
 
-	if (!access || !ll_rule_wins(l->p, i))
+	if (!access)
 		return 0;
 	if (!ll_needs_carving(l, r))
-		return ll_grant_path(l, r->root, access);
+		return ll_grant_path(l, r->root, access, LLG_CHECK | LLG_NOTE);
 	if (r->rootlen >= sizeof l->path)
 		return 0;
 	dfd = open(r->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)	/* missing, or a file: nothing can hide below it */
-		return errno == ENOTDIR ? ll_grant_path(l, r->root, access) : 0;
+		return errno == ENOTDIR ?
+		       ll_grant_path(l, r->root, access,
+				     LLG_CHECK | LLG_NOTE) : 0;
 	memcpy(l->path, r->root, r->rootlen + 1);
 	return ll_carve_dir(l, dfd, access, r->rootlen);
+}
+
+/*
+ * Every rule that decides at its root, in tree order: a rule is then
+ * applied after the rules (and carved entries) above it, which is what
+ * lets ll_covered() skip it.  The order of landlock_add_rule calls does
+ * not matter to the kernel.  At equal roots the first one decides (the
+ * larger mode, then the earlier rule, as in the engine).
+ */
+static int ll_apply_rules(struct ll *l)
+{
+	const struct sbx_path_rule **v;
+	int rc = 0;
+
+	if (!l->p->nrules)
+		return 0;
+	v = sbx_policy_sorted(l->p);
+	if (!v)
+		return ll_fail(l->err, ENOMEM, "landlock");
+	rc = ll_index_hides(l, v);
+	for (size_t i = 0; i < l->p->nrules && rc == 0; i++)
+		if (i == 0 || strcmp(v[i]->root, v[i - 1]->root) != 0)
+			rc = ll_apply_rule(l, v[i]);
+	free(v);
+	return rc;
 }
 
 /*
@@ -473,7 +646,7 @@ static int ll_grant_stdio(struct ll *l)
 			a |= LANDLOCK_ACCESS_FS_WRITE_FILE |
 			     LANDLOCK_ACCESS_FS_TRUNCATE;
 		snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-		rc = ll_grant_path(l, proc, a);
+		rc = ll_grant_path(l, proc, a, 0);
 	}
 	return rc;
 }
@@ -494,15 +667,15 @@ static int ll_grant_basics(struct ll *l)
 	int rc = 0;
 
 	for (size_t i = 0; i < sizeof dev / sizeof dev[0] && rc == 0; i++)
-		rc = ll_grant_path(l, dev[i], LL_FS_DEV);
+		rc = ll_grant_path(l, dev[i], LL_FS_DEV, LLG_CHECK);
 	if (rc == 0)
 		rc = ll_grant_path(l, "/proc", LANDLOCK_ACCESS_FS_READ_FILE |
-				   LANDLOCK_ACCESS_FS_READ_DIR);
+				   LANDLOCK_ACCESS_FS_READ_DIR, LLG_CHECK);
 	if (rc == 0 && l->full)
-		rc = ll_grant_path(l, "/dev/pts",
-				   LL_FS_DEV | LANDLOCK_ACCESS_FS_READ_DIR);
+		rc = ll_grant_path(l, "/dev/pts", LL_FS_DEV |
+				   LANDLOCK_ACCESS_FS_READ_DIR, LLG_CHECK);
 	if (rc == 0 && l->full)
-		rc = ll_grant_path(l, "/dev/ptmx", LL_FS_DEV);
+		rc = ll_grant_path(l, "/dev/ptmx", LL_FS_DEV, LLG_CHECK);
 	if (rc == 0)
 		rc = ll_grant_stdio(l);
 	return rc;
@@ -556,12 +729,13 @@ int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode,
 	ll_set_abi(&l, abi);
 	if (ll_create(&l) < 0)
 		return -1;
-	for (size_t i = 0; i < p->nrules && rc == 0; i++)
-		rc = ll_apply_rule(&l, i);
+	rc = ll_apply_rules(&l);
 	if (rc == 0)
 		rc = ll_grant_basics(&l);
 	if (rc == 0)
 		rc = ll_restrict(&l);
 	close(l.fd);
+	free(l.hide);
+	ll_grants_free(&l);
 	return rc;
 }

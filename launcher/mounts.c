@@ -73,6 +73,19 @@
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
 #endif
+#ifndef SYS_open_tree
+#define SYS_open_tree 428
+#endif
+#ifndef SYS_move_mount
+#define SYS_move_mount 429
+#endif
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#ifndef MOVE_MOUNT_F_EMPTY_PATH
+#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
+#endif
 #define SBX_RESOLVE_NO_MAGICLINKS 0x02
 #define SBX_RESOLVE_NO_SYMLINKS 0x04
 
@@ -103,6 +116,7 @@ struct mitem {
 	size_t len;
 	enum mkind kind;
 	int src;		/* pinned before anything was covered, or -1 */
+	int isdir;		/* src is a directory; -1: not asked yet */
 };
 
 /* A mount we made: its kind decides what may happen below it. */
@@ -129,6 +143,12 @@ struct mctx {
 	size_t nitems, capitems;
 	struct mdone *done;
 	size_t ndone, capdone;
+	/* done by path: index + 1 of the latest record of each path, open
+	 * addressing; dixcap 0: no index (out of memory), scan instead.
+	 * Every item asks which of our mounts lies above it, so scanning
+	 * made a policy of n rules cost n² compares. */
+	uint32_t *dix;
+	size_t dixcap;
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -315,6 +335,51 @@ static int bind_fds(int src, int tgt)
 		     NULL);
 }
 
+static uint64_t path_hash(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The slot of path[0..n) in the index: its entry, or the empty slot
+ * where it would go. */
+static uint32_t *dix_slot(const struct mctx *c, const char *path, size_t n)
+{
+	size_t mask = c->dixcap - 1, i = path_hash(path, n) & mask;
+
+	for (; c->dix[i]; i = (i + 1) & mask) {
+		const struct mdone *d = &c->done[c->dix[i] - 1];
+
+		if (d->len == n && memcmp(d->path, path, n) == 0)
+			break;
+	}
+	return &c->dix[i];
+}
+
+/* Index done[i]; grows (rebuilding) at half load.  On failure the index
+ * goes away and lookups scan. */
+static void dix_add(struct mctx *c, size_t i)
+{
+	if (2 * (c->ndone + 1) > c->dixcap) {
+		size_t cap = c->dixcap ? c->dixcap * 2 : 64;
+
+		free(c->dix);
+		c->dix = calloc(cap, sizeof(*c->dix));
+		c->dixcap = c->dix ? cap : 0;
+		if (!c->dix)
+			return;
+		for (size_t k = 0; k < c->ndone; k++)
+			*dix_slot(c, c->done[k].path, c->done[k].len) =
+				(uint32_t)k + 1;
+		return;		/* i < ndone was among them */
+	}
+	if (c->dixcap)
+		*dix_slot(c, c->done[i].path, c->done[i].len) = (uint32_t)i + 1;
+}
+
 static int record(struct mctx *c, const char *path, enum dkind kind)
 {
 	struct mdone *d;
@@ -335,26 +400,44 @@ static int record(struct mctx *c, const char *path, enum dkind kind)
 	d->len = strlen(path);
 	d->kind = kind;
 	c->ndone++;
+	dix_add(c, c->ndone - 1);
 	return 0;
 }
 
-/* The innermost mount we made at or above path, or NULL. */
+/* The innermost mount we made at or above path, or NULL: the latest one
+ * on the longest of path and its ancestors that has any. */
 static const struct mdone *deepest(const struct mctx *c, const char *path)
 {
 	const struct mdone *best = NULL;
-	size_t i;
+	size_t i, n = strlen(path);
 
-	for (i = 0; i < c->ndone; i++)
-		if (under(path, c->done[i].path, c->done[i].len) &&
-		    (!best || c->done[i].len >= best->len))
-			best = &c->done[i];
-	return best;
+	if (!c->dixcap) {
+		for (i = 0; i < c->ndone; i++)
+			if (under(path, c->done[i].path, c->done[i].len) &&
+			    (!best || c->done[i].len >= best->len))
+				best = &c->done[i];
+		return best;
+	}
+	for (;;) {
+		uint32_t k = *dix_slot(c, path, n);
+
+		if (k)
+			return &c->done[k - 1];
+		if (n <= 1)
+			return NULL;
+		while (n > 1 && path[n - 1] != '/')
+			n--;
+		if (n > 1)
+			n--;	/* the slash, unless it is the root */
+	}
 }
 
 static int is_done(const struct mctx *c, const char *path)
 {
 	size_t i;
 
+	if (c->dixcap)
+		return *dix_slot(c, path, strlen(path)) != 0;
 	for (i = 0; i < c->ndone; i++)
 		if (strcmp(c->done[i].path, path) == 0)
 			return 1;
@@ -422,11 +505,30 @@ static int src_is_dir(int src)
 	return fstat(src, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Asked once per item, not at every step that needs it. */
+static int item_is_dir(struct mitem *it)
+{
+	if (it->isdir < 0)
+		it->isdir = src_is_dir(it->src);
+	return it->isdir;
+}
+
+/* target() for an item: the type of its source is only asked when a
+ * mount point has to be made. */
+static int item_target(struct mctx *c, struct mitem *it)
+{
+	int fd = pin(it->path);
+
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	return target(c, it->path, item_is_dir(it), 1);
+}
+
 /* Bind an item's pinned source onto its path, creating the mount point in
  * one of our tmpfs if needed.  Returns 1 when bound, 0 when skipped. */
-static int bind_item(struct mctx *c, const struct mitem *it)
+static int bind_item(struct mctx *c, struct mitem *it)
 {
-	int tgt = target(c, it->path, src_is_dir(it->src), 1), rc;
+	int tgt = item_target(c, it), rc;
 
 	if (tgt < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
@@ -444,7 +546,7 @@ static int bind_item(struct mctx *c, const struct mitem *it)
 
 /* A writable root.  The recursive clear fails with EPERM when a host mount
  * below is locked read-only; that one then simply stays read-only. */
-static int apply_rw(struct mctx *c, const struct mitem *it)
+static int apply_rw(struct mctx *c, struct mitem *it)
 {
 	int r;
 
@@ -494,43 +596,100 @@ static int pin_parents(struct mctx *c, size_t from, const struct mitem *it)
 	return 0;
 }
 
-/* Read-only: nothing to do where the host tree shows through (step 3 made
- * it read-only already) or under one of our read-only binds.  Below
- * something writable (a writable root, or the private /tmp where the
- * mount point may have to be created first) the directories above are
- * pinned before the bind, so the bind is not copied into each of them. */
-static int apply_ro(struct mctx *c, const struct mitem *it)
+/*
+ * A read-only recursive copy of the tree at src, attached on tgt.  The
+ * copy is made read-only while still detached and then moved into place:
+ * open_tree, mount_setattr and move_mount work on the descriptors we
+ * hold, where a bind through /proc/self/fd and a mount_setattr on the
+ * path looked both up again for every rule.  The result is the same
+ * mount: open_tree(OPEN_TREE_CLONE) copies the tree as a recursive bind
+ * does, and no one can see the copy before it is read-only.  Returns 1
+ * when done, 0 when the kernel lacks the calls (before 5.12), -1 on
+ * error with errno set.
+ */
+static int bind_ro_fds(int src, int tgt)
 {
-	const struct mdone *anc = deepest(c, it->path);
-	int r, tgt;
+	struct sbx_mount_attr a = {
+		.attr_set = MOUNT_ATTR_RDONLY | ATTR_SECURE,
+	};
+	int t, rc;
 
-	if (!anc || anc->kind == D_RO || anc->kind == D_FILE)
-		return 0;
-	if (anc->kind == D_RW || anc->kind == D_MID || anc->kind == D_TMPFS) {
-		size_t from = anc->len;	/* record() may move c->done */
+	t = (int)syscall(SYS_open_tree, src, "", OPEN_TREE_CLONE |
+			 O_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH);
+	if (t < 0)
+		return errno == ENOSYS ? 0 : -1;
+	rc = (int)syscall(SYS_mount_setattr, t, "", AT_EMPTY_PATH |
+			  AT_RECURSIVE, &a, sizeof a);
+	if (rc == 0)
+		rc = (int)syscall(SYS_move_mount, t, "", tgt, "",
+				  MOVE_MOUNT_F_EMPTY_PATH |
+				  MOVE_MOUNT_T_EMPTY_PATH);
+	close_keep_errno(t);	/* a detached copy goes away with it */
+	if (rc < 0)
+		return errno == ENOSYS ? 0 : -1;
+	return 1;
+}
 
-		tgt = target(c, it->path, src_is_dir(it->src), 1);
-		if (tgt < 0)
-			return errno == ENOENT || errno == ENOTDIR ? 0 :
-			       fail(c, "mount view: cannot resolve '%s': %s",
-				    it->path, strerror(errno));
-		close(tgt);
-		if (pin_parents(c, from, it) < 0)
-			return -1;
-	}
-	r = bind_item(c, it);
-	if (r <= 0)
-		return r;
-	if (set_attr(it->path, 1, MOUNT_ATTR_RDONLY | ATTR_SECURE, 0) < 0)
+/* The read-only bind itself, on a resolved target. */
+static int bind_ro(struct mctx *c, struct mitem *it, int tgt)
+{
+	int r = bind_ro_fds(it->src, tgt);
+
+	if (r == 0)	/* older kernel: bind, then remount read-only */
+		r = bind_fds(it->src, tgt) < 0 ? -1 :
+		    set_attr(it->path, 1, MOUNT_ATTR_RDONLY | ATTR_SECURE, 0) <
+		    0 ? -2 : 1;
+	if (r == -1)
+		return fail(c, "mount view: bind '%s': %s", it->path,
+			    strerror(errno));
+	if (r == -2)
 		return fail(c, "mount view: make '%s' read-only: %s", it->path,
 			    strerror(errno));
 	return record(c, it->path, D_RO);
 }
 
+/* Read-only: nothing to do where the host tree shows through (step 3 made
+ * it read-only already) or under one of our read-only binds.  Below
+ * something writable (a writable root, or the private /tmp where the
+ * mount point may have to be created first) the directories above are
+ * pinned before the bind, so the bind is not copied into each of them.
+ * The target is resolved once, and again only when pinning the parents
+ * mounted something over the way to it. */
+static int apply_ro(struct mctx *c, struct mitem *it)
+{
+	const struct mdone *anc = deepest(c, it->path);
+	int tgt, rc;
+
+	if (!anc || anc->kind == D_RO || anc->kind == D_FILE)
+		return 0;
+	tgt = item_target(c, it);
+	if (tgt >= 0 && (anc->kind == D_RW || anc->kind == D_MID ||
+			 anc->kind == D_TMPFS)) {
+		size_t from = anc->len;	/* record() may move c->done */
+		size_t before = c->ndone;
+
+		if (pin_parents(c, from, it) < 0) {
+			close(tgt);
+			return -1;
+		}
+		if (c->ndone != before) {
+			close(tgt);
+			tgt = item_target(c, it);
+		}
+	}
+	if (tgt < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 :
+		       fail(c, "mount view: cannot resolve '%s': %s",
+			    it->path, strerror(errno));
+	rc = bind_ro(c, it, tgt);
+	close_keep_errno(tgt);
+	return rc;
+}
+
 /* A hidden file gets the host's /dev/null bound over it: that mount is
  * nodev since step 3, so every open fails with EACCES rather than reading
  * as empty.  The bind also makes the file impossible to rename or unlink. */
-static int hide_file(struct mctx *c, const struct mitem *it, int tgt)
+static int hide_file(struct mctx *c, struct mitem *it, int tgt)
 {
 	int null = pin("/dev/null"), rc;
 
@@ -546,7 +705,7 @@ static int hide_file(struct mctx *c, const struct mitem *it, int tgt)
 
 /* Hidden: nonexistent paths are skipped (nothing to hide, and no mount
  * point may be created on the host). */
-static int apply_hide(struct mctx *c, const struct mitem *it)
+static int apply_hide(struct mctx *c, struct mitem *it)
 {
 	char buf[32];
 	int tgt, rc;
@@ -558,7 +717,7 @@ static int apply_hide(struct mctx *c, const struct mitem *it)
 		return errno == ENOENT || errno == ENOTDIR ? 0 :
 		       fail(c, "mount view: cannot resolve '%s': %s",
 			    it->path, strerror(errno));
-	if (!src_is_dir(it->src)) {
+	if (!item_is_dir(it)) {
 		rc = hide_file(c, it, tgt);
 		close(tgt);
 		return rc;
@@ -609,6 +768,7 @@ static int add_item(struct mctx *c, const char *path, enum mkind kind)
 	it->len = strlen(path);
 	it->kind = kind;
 	it->src = -1;
+	it->isdir = -1;
 	c->nitems++;
 	return 0;
 }
@@ -726,7 +886,7 @@ static int apply_items(struct mctx *c)
 	int r = 0;
 
 	for (i = 0; i < c->nitems && r >= 0; i++) {
-		const struct mitem *it = &c->items[i];
+		struct mitem *it = &c->items[i];
 
 		switch (it->kind) {
 		case MK_RW:
@@ -894,6 +1054,7 @@ static void ctx_free(struct mctx *c)
 		free(c->done[i].path);
 	free(c->items);
 	free(c->done);
+	free(c->dix);
 }
 
 int sbx_mounts_setup(const struct sbx_launch *l, struct sbx_err *err)

@@ -596,6 +596,26 @@ static void test_resolve_long_target(void **state)
 	free(target);
 }
 
+/* Tree order: everything below a path follows it directly, so sorting
+ * roots groups each subtree (landlock.c and the engine rely on it). */
+static void test_tree_order(void **state)
+{
+	static const char *const sorted[] = {
+		"/", "/a", "/a/b", "/a/b/c", "/a/b-c", "/a/bc", "/a-b", "/a.b",
+		"/ab", "/b",
+	};
+	size_t n = sizeof(sorted) / sizeof(sorted[0]);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(sbx_path_cmp(sorted[i], sorted[i]), 0);
+		for (size_t j = i + 1; j < n; j++) {
+			assert_true(sbx_path_cmp(sorted[i], sorted[j]) < 0);
+			assert_true(sbx_path_cmp(sorted[j], sorted[i]) > 0);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest lexical[] = {
@@ -606,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_lex_outsz_boundary),
 		cmocka_unit_test(test_long_paths),
 		cmocka_unit_test(test_within),
+		cmocka_unit_test(test_tree_order),
 	};
 	const struct CMUnitTest resolving[] = {
 		cmocka_unit_test(test_resolve_table),

@@ -636,6 +636,66 @@ static void test_remove_path(void **state)
 	sbx_policy_free(&p);
 }
 
+/*
+ * Many rules: the root index must keep "one rule per root" and "a later
+ * tier replaces" through re-adds (which move the rule to the end),
+ * removals and growth, as the linear scan did.
+ */
+static void test_many_rules(void **state)
+{
+	enum { N = 700 };
+	struct sbx_policy p;
+	struct sbx_err err;
+	char root[64];
+	const struct sbx_path_rule **v;
+
+	(void)state;
+	sbx_policy_init(&p);
+	p.project = strdup(PROJ);
+	p.home = strdup(HOME);
+	for (int i = 0; i < N; i++) {
+		snprintf(root, sizeof(root), "/sbxt/many/d%04d", i);
+		assert_int_equal(sbx_policy_add_path(&p, root, SBX_RO, 0,
+				 (struct sbx_src){ "a.conf", i + 1 }, &err), 0);
+	}
+	for (int i = 0; i < N; i += 3) {	/* a later tier: replaced */
+		snprintf(root, sizeof(root), "/sbxt/many/d%04d", i);
+		assert_int_equal(sbx_policy_add_path(&p, root, SBX_RW, 0,
+				 (struct sbx_src){ "b.conf", i + 1 }, &err), 0);
+		assert_string_equal(sbx_policy_last_rule(&p)->root, root);
+	}
+	for (int i = 1; i < N; i += 7) {	/* removed, some re-added */
+		snprintf(root, sizeof(root), "/sbxt/many/d%04d", i);
+		assert_int_equal(sbx_policy_remove_path(&p, root), 0);
+		assert_int_equal(sbx_policy_remove_path(&p, root), -1);
+		if (i % 2)
+			assert_int_equal(sbx_policy_add_path(&p, root, SBX_HIDE,
+					 0, (struct sbx_src){ "c.conf", i },
+					 &err), 0);
+	}
+	v = sbx_policy_sorted(&p);
+	assert_non_null(v);
+	for (size_t i = 1; i < p.nrules; i++)	/* one rule per root */
+		assert_true(sbx_path_cmp(v[i - 1]->root, v[i]->root) < 0);
+	free(v);
+	for (int i = 0; i < N; i++) {
+		const struct sbx_path_rule *r;
+		enum sbx_pmode want = i % 3 == 0 ? SBX_RW : SBX_RO;
+
+		snprintf(root, sizeof(root), "/sbxt/many/d%04d/f", i);
+		r = sbx_policy_match(&p, root);
+		if (i % 7 == 1)
+			want = i % 2 ? SBX_HIDE : 0;
+		if (!want) {
+			assert_null(r);
+			continue;
+		}
+		assert_non_null(r);
+		assert_int_equal(r->mode, want);
+	}
+	sbx_policy_free(&p);
+}
+
 /* ------------------------------------------------------------ exec */
 
 struct xrow {
@@ -1280,6 +1340,7 @@ int main(void)
 		cmocka_unit_test(test_finish_refusals),
 		cmocka_unit_test(test_equal_length_tiebreak),
 		cmocka_unit_test(test_remove_path),
+		cmocka_unit_test(test_many_rules),
 		cmocka_unit_test(test_exec_table),
 		cmocka_unit_test(test_exec_full_path_rule),
 		cmocka_unit_test(test_glob_table),
