@@ -183,6 +183,36 @@ static enum sbx_verdict kernel_verdict(const struct sbx_cpol_rule *r,
 	return SBX_ALLOW;
 }
 
+/*
+ * Can a missing relative path have nothing to explain?  Compilers and
+ * interpreters fail thousands of these while searching their paths, and
+ * resolving each (getcwd, then a match) cost more than the open itself.
+ * When the cwd is covered by a rule that does not hide it, cwd/path is
+ * covered too, and it is hidden only when some hide rule's root lies
+ * below the cwd on the way to it: then that root's last component is one
+ * of path's components.  So a path without ".." none of whose components
+ * is in the hide filter is known to be explained by nothing.  A stale
+ * cwd judgement (a raw chdir) can only skip an explanation.
+ */
+static int enoent_unexplained(const char *path)
+{
+	const char *p = path;
+
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return 0;
+		if (n && !(n == 1 && p[0] == '.') &&
+		    shim_bloom_has(shim_g.hide_bloom, shim_comp_hash(p, n)))
+			return 0;
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	return shim_cwd_plain();
+}
+
 int shim_explain_failure(const struct shim_fs *f, int err)
 {
 	char abs[PATH_MAX];
@@ -192,6 +222,9 @@ int shim_explain_failure(const struct shim_fs *f, int err)
 	if (!f || !f->path || !*f->path || !shim_g.active)
 		return 0;
 	if (err != EACCES && err != EPERM && err != EROFS && err != ENOENT)
+		return 0;
+	if (err == ENOENT && f->dirfd == AT_FDCWD && f->path[0] != '/' &&
+	    enoent_unexplained(f->path))
 		return 0;
 	if (shim_abspath(f->dirfd, f->path, 1, abs, sizeof(abs)) < 0)
 		return 0;

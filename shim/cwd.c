@@ -55,11 +55,46 @@ void shim_cwd_init(void)
 	cwd_refresh();
 }
 
+/*
+ * The cwd's standing in the policy, so that a missing relative path need
+ * not be resolved to find out there is nothing to explain (appcheck.c).
+ * cwd_gen counts the chdirs the hooks saw, in any process sharing this
+ * memory (a vfork child's too: the parent then judges again, once);
+ * cwd_judged holds (generation << 2 | 2 | plain) as last judged.  The
+ * generation is read before the kernel is asked, so a chdir racing with
+ * a judgement leaves it out of date, never wrong for the generation it
+ * names.  A chdir the hooks cannot see (a raw syscall) leaves it stale;
+ * then an explanation may be skipped, which is all it is used for.
+ */
+static unsigned cwd_gen;
+static unsigned cwd_judged;
+
+int shim_cwd_plain(void)
+{
+	char cwd[PATH_MAX];
+	const struct sbx_cpol_rule *r;
+	unsigned g = __atomic_load_n(&cwd_gen, __ATOMIC_ACQUIRE);
+	unsigned v = __atomic_load_n(&cwd_judged, __ATOMIC_ACQUIRE);
+	int saved = errno, plain = 0;
+
+	if ((v & 2) && v >> 2 == (g & (UINT_MAX >> 2)))
+		return v & 1;
+	if (sys_getcwd(cwd, sizeof(cwd)) > 0 && cwd[0] == '/') {
+		r = sbx_cpol_match(&shim_g.pol, cwd);
+		plain = r && r->mode != SBX_HIDE;
+	}
+	__atomic_store_n(&cwd_judged, g << 2 | 2 | (unsigned)plain,
+			 __ATOMIC_RELEASE);
+	errno = saved;
+	return plain;
+}
+
 /* Called by chdir/fchdir after they succeeded. */
 void shim_cwd_changed(void)
 {
 	int saved = errno;
 
+	__atomic_add_fetch(&cwd_gen, 1, __ATOMIC_ACQ_REL);
 	if (sys_getpid() == shim_g.pid)
 		cwd_refresh();
 	else

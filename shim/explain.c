@@ -55,6 +55,23 @@ static int seen_first(uint64_t key)
 	return 1;
 }
 
+/* Was key explained already?  Lets a repeated refusal skip building its
+ * message; seen_first still decides. */
+static int seen_already(uint64_t key)
+{
+	key = key ? key : 1;
+	for (unsigned i = 0; i < SEEN_PROBES; i++) {
+		uint64_t cur = __atomic_load_n(&seen[(key + i) & (SEEN_SLOTS - 1)],
+					       __ATOMIC_ACQUIRE);
+
+		if (cur == key)
+			return 1;
+		if (cur == 0)
+			return 0;
+	}
+	return 0;
+}
+
 /* FNV-1a over op, a separator and the target. */
 uint64_t shim_key(const char *op, const char *target)
 {
@@ -324,6 +341,8 @@ void shim_explain_fs(const char *shown, const char *abs, enum sbx_op op,
 				.kind = kind_name(v), .rule = "", .src = "" };
 
 	if (v == SBX_ALLOW || (!r && v != SBX_DENY_NOTCOVERED))
+		return;
+	if (seen_already(shim_key(rec.op, abs)))
 		return;
 	sb_init(&b, msg, sizeof(msg));
 	sb_put(&b, "sbxrun: cannot ");

@@ -30,27 +30,27 @@
 
 int mkdir(const char *path, mode_t mode)
 {
-	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY), real_mkdir(path, mode));
+	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY), REAL(mkdir)(path, mode));
 }
 
 int mkdirat(int dirfd, const char *path, mode_t mode)
 {
-	PATH_HOOK(W(dirfd, path, CHK_MODIFY), real_mkdirat(dirfd, path, mode));
+	PATH_HOOK(W(dirfd, path, CHK_MODIFY), REAL(mkdirat)(dirfd, path, mode));
 }
 
 int unlink(const char *path)
 {
-	PATH_HOOK(W(AT_FDCWD, path, REMOVE), real_unlink(path));
+	PATH_HOOK(W(AT_FDCWD, path, REMOVE), REAL(unlink)(path));
 }
 
 int unlinkat(int dirfd, const char *path, int flags)
 {
-	PATH_HOOK(W(dirfd, path, REMOVE), real_unlinkat(dirfd, path, flags));
+	PATH_HOOK(W(dirfd, path, REMOVE), REAL(unlinkat)(dirfd, path, flags));
 }
 
 int rmdir(const char *path)
 {
-	PATH_HOOK(W(AT_FDCWD, path, REMOVE), real_rmdir(path));
+	PATH_HOOK(W(AT_FDCWD, path, REMOVE), REAL(rmdir)(path));
 }
 
 /* mknod names a file only when it makes a regular one. */
@@ -67,13 +67,13 @@ static struct shim_fs mknod_fs(int dirfd, const char *path, mode_t mode)
 
 int mknod(const char *path, mode_t mode, dev_t dev)
 {
-	PATH_HOOK(mknod_fs(AT_FDCWD, path, mode), real_mknod(path, mode, dev));
+	PATH_HOOK(mknod_fs(AT_FDCWD, path, mode), REAL(mknod)(path, mode, dev));
 }
 
 int mknodat(int dirfd, const char *path, mode_t mode, dev_t dev)
 {
 	PATH_HOOK(mknod_fs(dirfd, path, mode),
-		  real_mknodat(dirfd, path, mode, dev));
+		  REAL(mknodat)(dirfd, path, mode, dev));
 }
 
 /* ------------------------------------------------------------ new names */
@@ -105,7 +105,7 @@ int rename(const char *oldpath, const char *newpath)
 	PATH2_HOOK(rename_src(AT_FDCWD, oldpath, AT_FDCWD, newpath, 0),
 		   named(AT_FDCWD, newpath, AT_FDCWD, oldpath,
 			 AT_SYMLINK_NOFOLLOW, CHK_TREE),
-		   real_rename(oldpath, newpath));
+		   REAL(rename)(oldpath, newpath));
 }
 
 int renameat(int olddirfd, const char *oldpath, int newdirfd,
@@ -114,7 +114,7 @@ int renameat(int olddirfd, const char *oldpath, int newdirfd,
 	PATH2_HOOK(rename_src(olddirfd, oldpath, newdirfd, newpath, 0),
 		   named(newdirfd, newpath, olddirfd, oldpath,
 			 AT_SYMLINK_NOFOLLOW, CHK_TREE),
-		   real_renameat(olddirfd, oldpath, newdirfd, newpath));
+		   REAL(renameat)(olddirfd, oldpath, newdirfd, newpath));
 }
 
 int renameat2(int olddirfd, const char *oldpath, int newdirfd,
@@ -123,7 +123,7 @@ int renameat2(int olddirfd, const char *oldpath, int newdirfd,
 	PATH2_HOOK(rename_src(olddirfd, oldpath, newdirfd, newpath, flags),
 		   named(newdirfd, newpath, olddirfd, oldpath,
 			 AT_SYMLINK_NOFOLLOW, CHK_TREE),
-		   real_renameat2(olddirfd, oldpath, newdirfd, newpath, flags));
+		   REAL(renameat2)(olddirfd, oldpath, newdirfd, newpath, flags));
 }
 
 /* The source of a hard link is only read; the kernel's answer about it
@@ -135,7 +135,7 @@ int link(const char *oldpath, const char *newpath)
 	PATH2_HOOK(LINK_SRC(AT_FDCWD, oldpath),
 		   named(AT_FDCWD, newpath, AT_FDCWD, oldpath,
 			 AT_SYMLINK_NOFOLLOW, 0),
-		   real_link(oldpath, newpath));
+		   REAL(link)(oldpath, newpath));
 }
 
 /* linkat(fd, "", dir, name, AT_EMPTY_PATH) names an O_TMPFILE file: the
@@ -152,51 +152,51 @@ int linkat(int olddirfd, const char *oldpath, int newdirfd,
 	PATH2_HOOK(LINK_SRC(olddirfd, oldpath),
 		   named(newdirfd, newpath, olddirfd, oldpath,
 			 link_objflags(flags), 0),
-		   real_linkat(olddirfd, oldpath, newdirfd, newpath, flags));
+		   REAL(linkat)(olddirfd, oldpath, newdirfd, newpath, flags));
 }
 
 /* A symlink is a new name with nothing to stat: always checked. */
 int symlink(const char *target, const char *linkpath)
 {
 	PATH_HOOK(named(AT_FDCWD, linkpath, AT_FDCWD, NULL, 0, 0),
-		  real_symlink(target, linkpath));
+		  REAL(symlink)(target, linkpath));
 }
 
 int symlinkat(const char *target, int newdirfd, const char *linkpath)
 {
 	PATH_HOOK(named(newdirfd, linkpath, newdirfd, NULL, 0, 0),
-		  real_symlinkat(target, newdirfd, linkpath));
+		  REAL(symlinkat)(target, newdirfd, linkpath));
 }
 
 /* ------------------------------------------------------------ attributes */
 
 int chmod(const char *path, mode_t mode)
 {
-	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY), real_chmod(path, mode));
+	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY), REAL(chmod)(path, mode));
 }
 
 int fchmodat(int dirfd, const char *path, mode_t mode, int flags)
 {
 	PATH_HOOK(W(dirfd, path, CHK_MODIFY),
-		  real_fchmodat(dirfd, path, mode, flags));
+		  REAL(fchmodat)(dirfd, path, mode, flags));
 }
 
 int chown(const char *path, uid_t owner, gid_t group)
 {
-	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY), real_chown(path, owner, group));
+	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY), REAL(chown)(path, owner, group));
 }
 
 int lchown(const char *path, uid_t owner, gid_t group)
 {
 	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY),
-		  real_lchown(path, owner, group));
+		  REAL(lchown)(path, owner, group));
 }
 
 int fchownat(int dirfd, const char *path, uid_t owner, gid_t group,
 	     int flags)
 {
 	PATH_HOOK(W(dirfd, path, CHK_MODIFY),
-		  real_fchownat(dirfd, path, owner, group, flags));
+		  REAL(fchownat)(dirfd, path, owner, group, flags));
 }
 
 /* utimensat(fd, NULL, ...) acts on the fd: a NULL path is not looked at. */
@@ -204,7 +204,7 @@ int utimensat(int dirfd, const char *path, const struct timespec times[2],
 	      int flags)
 {
 	PATH_HOOK(W(dirfd, path, CHK_MODIFY),
-		  real_utimensat(dirfd, path, times, flags));
+		  REAL(utimensat)(dirfd, path, times, flags));
 }
 
 /* ------------------------------------------------------------ cwd */
@@ -215,7 +215,7 @@ int utimensat(int dirfd, const char *path, const struct timespec times[2],
 int chdir(const char *path)
 {
 	struct shim_fs f = SHIM_FS(AT_FDCWD, path, SBX_OP_READ, 0);
-	int look = shim_enter(), rc = real_chdir(path);
+	int look = shim_enter(), rc = REAL(chdir)(path);
 
 	if (rc == 0)
 		shim_cwd_changed();
@@ -225,7 +225,7 @@ int chdir(const char *path)
 
 int fchdir(int fd)
 {
-	int look = shim_enter(), rc = real_fchdir(fd);
+	int look = shim_enter(), rc = REAL(fchdir)(fd);
 
 	if (rc == 0)
 		shim_cwd_changed();

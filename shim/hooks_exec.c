@@ -59,7 +59,7 @@ static int do_execve(const char *path, char *const argv[], char *const envp[])
 		return -1;
 	if (look)
 		SHIM_ENV_FIX(envp);
-	real_execve(path, argv, envp);
+	REAL(execve)(path, argv, envp);
 	exec_returned(look, AT_FDCWD, path, 0, errno);
 	return -1;
 }
@@ -72,7 +72,7 @@ static int do_execvpe(const char *file, char *const argv[], char *const envp[])
 		return -1;
 	if (look)
 		SHIM_ENV_FIX(envp);
-	real_execvpe(file, argv, envp);
+	REAL(execvpe)(file, argv, envp);
 	exec_returned(look, AT_FDCWD, file, 1, errno);
 	return -1;
 }
@@ -180,7 +180,7 @@ int fexecve(int fd, char *const argv[], char *const envp[])
 		return -1;
 	if (look)
 		SHIM_ENV_FIX(envp);
-	return real_fexecve(fd, argv, envp);
+	return REAL(fexecve)(fd, argv, envp);
 }
 
 int execveat(int dirfd, const char *path, char *const argv[],
@@ -192,7 +192,7 @@ int execveat(int dirfd, const char *path, char *const argv[],
 		return -1;
 	if (look)
 		SHIM_ENV_FIX(envp);
-	real_execveat(dirfd, path, argv, envp, flags);
+	REAL(execveat)(dirfd, path, argv, envp, flags);
 	if (!(flags & AT_EMPTY_PATH))
 		exec_returned(look, dirfd, path, 0, errno);
 	return -1;
@@ -216,7 +216,7 @@ int posix_spawn(pid_t *pid, const char *path,
 	}
 	if (look)
 		SHIM_ENV_FIX(envp);
-	rc = real_posix_spawn(pid, path, fa, attr, argv, envp);
+	rc = REAL(posix_spawn)(pid, path, fa, attr, argv, envp);
 	if (rc) {
 		saved = errno;
 		exec_returned(look, AT_FDCWD, path, 0, rc);
@@ -239,7 +239,7 @@ int posix_spawnp(pid_t *pid, const char *file,
 	}
 	if (look)
 		SHIM_ENV_FIX(envp);
-	rc = real_posix_spawnp(pid, file, fa, attr, argv, envp);
+	rc = REAL(posix_spawnp)(pid, file, fa, attr, argv, envp);
 	if (rc) {
 		saved = errno;
 		exec_returned(look, AT_FDCWD, file, 1, rc);
@@ -284,7 +284,7 @@ int system(const char *command)
 	if (look && command)
 		SHIM_ENV_FIX(fixed);
 	environ_swap_in(fixed, orig);
-	rc = real_system(command);
+	rc = REAL(system)(command);
 	err = errno;
 	environ_swap_out(fixed, orig);
 	errno = err;
@@ -301,7 +301,7 @@ FILE *popen(const char *command, const char *type)
 	if (look && command)
 		SHIM_ENV_FIX(fixed);
 	environ_swap_in(fixed, orig);
-	fp = real_popen(command, type);
+	fp = REAL(popen)(command, type);
 	err = errno;
 	environ_swap_out(fixed, orig);
 	errno = err;

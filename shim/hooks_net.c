@@ -50,7 +50,7 @@ static void addr_failed(const struct sockaddr *sa, socklen_t len,
 int socket(int domain, int type, int protocol)
 {
 	int look = shim_enter();
-	int fd = real_socket(domain, type, protocol);
+	int fd = REAL(socket)(domain, type, protocol);
 
 	if (SHIM_UNLIKELY(fd < 0) && look && shim_g.active)
 		shim_net_socket_failed(domain, errno);
@@ -61,7 +61,7 @@ int socket(int domain, int type, int protocol)
 int connect(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
 {
 	int look = shim_enter();
-	int rc = real_connect(fd, addr, len);
+	int rc = REAL(connect)(fd, addr, len);
 
 	if (SHIM_UNLIKELY(rc < 0) && look && shim_g.active)
 		addr_failed(addr.__sockaddr__, len, "connect to");
@@ -79,7 +79,7 @@ ssize_t sendto(int fd, const void *buf, size_t n, int flags,
 	       __CONST_SOCKADDR_ARG addr, socklen_t len)
 {
 	int look = shim_enter();
-	ssize_t rc = real_sendto(fd, buf, n, flags, addr, len);
+	ssize_t rc = REAL(sendto)(fd, buf, n, flags, addr, len);
 
 	if (SHIM_UNLIKELY(rc < 0) && look && shim_g.active && addr.__sockaddr__)
 		addr_failed(addr.__sockaddr__, len, send_verb(flags));
@@ -90,7 +90,7 @@ ssize_t sendto(int fd, const void *buf, size_t n, int flags,
 ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
 	int look = shim_enter();
-	ssize_t rc = real_sendmsg(fd, msg, flags);
+	ssize_t rc = REAL(sendmsg)(fd, msg, flags);
 
 	if (SHIM_UNLIKELY(rc < 0) && look && shim_g.active && msg &&
 	    msg->msg_name)
@@ -124,7 +124,7 @@ int getaddrinfo(const char *node, const char *service,
 		const struct addrinfo *hints, struct addrinfo **res)
 {
 	int look = shim_enter();
-	int rc = real_getaddrinfo(node, service, hints, res);
+	int rc = REAL(getaddrinfo)(node, service, hints, res);
 	int err = errno;
 
 	if (look && shim_g.active && node && !local_name(node)) {

@@ -59,60 +59,60 @@ int open(const char *path, int flags, ...)
 {
 	mode_t mode = OPEN_MODE(flags);
 
-	OPEN_HOOK(AT_FDCWD, path, flags, real_open(path, flags, mode));
+	OPEN_HOOK(AT_FDCWD, path, flags, REAL(open)(path, flags, mode));
 }
 
 int open64(const char *path, int flags, ...)
 {
 	mode_t mode = OPEN_MODE(flags);
 
-	OPEN_HOOK(AT_FDCWD, path, flags, real_open64(path, flags, mode));
+	OPEN_HOOK(AT_FDCWD, path, flags, REAL(open64)(path, flags, mode));
 }
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
 	mode_t mode = OPEN_MODE(flags);
 
-	OPEN_HOOK(dirfd, path, flags, real_openat(dirfd, path, flags, mode));
+	OPEN_HOOK(dirfd, path, flags, REAL(openat)(dirfd, path, flags, mode));
 }
 
 int openat64(int dirfd, const char *path, int flags, ...)
 {
 	mode_t mode = OPEN_MODE(flags);
 
-	OPEN_HOOK(dirfd, path, flags, real_openat64(dirfd, path, flags, mode));
+	OPEN_HOOK(dirfd, path, flags, REAL(openat64)(dirfd, path, flags, mode));
 }
 
 int __open_2(const char *path, int flags)
 {
-	OPEN_HOOK(AT_FDCWD, path, flags, real___open_2(path, flags));
+	OPEN_HOOK(AT_FDCWD, path, flags, REAL(__open_2)(path, flags));
 }
 
 int __open64_2(const char *path, int flags)
 {
-	OPEN_HOOK(AT_FDCWD, path, flags, real___open64_2(path, flags));
+	OPEN_HOOK(AT_FDCWD, path, flags, REAL(__open64_2)(path, flags));
 }
 
 int __openat_2(int dirfd, const char *path, int flags)
 {
-	OPEN_HOOK(dirfd, path, flags, real___openat_2(dirfd, path, flags));
+	OPEN_HOOK(dirfd, path, flags, REAL(__openat_2)(dirfd, path, flags));
 }
 
 int __openat64_2(int dirfd, const char *path, int flags)
 {
-	OPEN_HOOK(dirfd, path, flags, real___openat64_2(dirfd, path, flags));
+	OPEN_HOOK(dirfd, path, flags, REAL(__openat64_2)(dirfd, path, flags));
 }
 
 #define CREAT_FLAGS (O_CREAT | O_WRONLY | O_TRUNC)
 
 int creat(const char *path, mode_t mode)
 {
-	OPEN_HOOK(AT_FDCWD, path, CREAT_FLAGS, real_creat(path, mode));
+	OPEN_HOOK(AT_FDCWD, path, CREAT_FLAGS, REAL(creat)(path, mode));
 }
 
 int creat64(const char *path, mode_t mode)
 {
-	OPEN_HOOK(AT_FDCWD, path, CREAT_FLAGS, real_creat64(path, mode));
+	OPEN_HOOK(AT_FDCWD, path, CREAT_FLAGS, REAL(creat64)(path, mode));
 }
 
 /* ------------------------------------------------------------ stdio */
@@ -159,22 +159,22 @@ static struct shim_fs fopen_fs(const char *path, const char *mode)
 
 FILE *fopen(const char *path, const char *mode)
 {
-	FOPEN_HOOK(path, mode, real_fopen(path, mode));
+	FOPEN_HOOK(path, mode, REAL(fopen)(path, mode));
 }
 
 FILE *fopen64(const char *path, const char *mode)
 {
-	FOPEN_HOOK(path, mode, real_fopen64(path, mode));
+	FOPEN_HOOK(path, mode, REAL(fopen64)(path, mode));
 }
 
 FILE *freopen(const char *path, const char *mode, FILE *fp)
 {
-	FOPEN_HOOK(path, mode, real_freopen(path, mode, fp));
+	FOPEN_HOOK(path, mode, REAL(freopen)(path, mode, fp));
 }
 
 FILE *freopen64(const char *path, const char *mode, FILE *fp)
 {
-	FOPEN_HOOK(path, mode, real_freopen64(path, mode, fp));
+	FOPEN_HOOK(path, mode, REAL(freopen64)(path, mode, fp));
 }
 
 /* ------------------------------------------------------------ sizes */
@@ -193,12 +193,12 @@ FILE *freopen64(const char *path, const char *mode, FILE *fp)
 
 int truncate(const char *path, off_t len)
 {
-	TRUNCATE_HOOK(path, len, real_truncate(path, len));
+	TRUNCATE_HOOK(path, len, REAL(truncate)(path, len));
 }
 
 int truncate64(const char *path, off64_t len)
 {
-	TRUNCATE_HOOK(path, len, real_truncate64(path, len));
+	TRUNCATE_HOOK(path, len, REAL(truncate64)(path, len));
 }
 
 /* ftruncate has no path: only the size rule applies, and the fd's path
@@ -215,10 +215,10 @@ int truncate64(const char *path, off64_t len)
 
 int ftruncate(int fd, off_t len)
 {
-	FTRUNCATE_HOOK(fd, len, real_ftruncate(fd, len));
+	FTRUNCATE_HOOK(fd, len, REAL(ftruncate)(fd, len));
 }
 
 int ftruncate64(int fd, off64_t len)
 {
-	FTRUNCATE_HOOK(fd, len, real_ftruncate64(fd, len));
+	FTRUNCATE_HOOK(fd, len, REAL(ftruncate64)(fd, len));
 }

@@ -4,10 +4,11 @@
  *
  * Init runs from our constructor and, lazily, from the first hook that
  * finds it not done (another library's constructor may call open before
- * ours ran).  It takes no lock: the real-function pointers are resolved
- * by whichever thread gets there (dlsym is thread-safe and the result is
- * the same for everyone), and exactly one thread, the one that wins a
- * compare-and-swap, loads the policy.  A hook that runs on another thread
+ * ours ran).  It takes no lock: exactly one thread, the one that wins a
+ * compare-and-swap, loads the policy.  The real-function pointers are not
+ * part of init: each is looked up when its hook first needs it, by
+ * whichever thread gets there (dlsym is thread-safe and the result is
+ * the same for everyone).  A hook that runs on another thread
  * while that load is in progress passes its call through unexamined,
  * which can lose an explanation but never widen access.
  */
@@ -26,17 +27,15 @@ struct shim_state shim_g;
 int shim_ready;
 __thread int shim_depth __attribute__((tls_model("initial-exec")));
 
-static int resolved;
+void *shim_real[SHIM_NHOOKS];
 
 /*
- * Until a pointer is resolved it points at a stub that fails with ENOSYS
- * (a NULL pointer would crash a hook reached from inside dlsym itself).
- * A pointer stays on its stub when libc lacks the function or when
- * dlsym(RTLD_NEXT) hands back our own hook, which would recurse forever.
+ * What a pointer resolves to when libc lacks the function, or when
+ * dlsym(RTLD_NEXT) hands back our own hook, which would recurse forever:
+ * a stub that fails with ENOSYS.
  */
 #define SBX_HOOK(ret, name, params, fail)			\
-	static ret stub_##name params { errno = ENOSYS; return fail; } \
-	name##_fn *real_##name = stub_##name;
+	static ret stub_##name params { errno = ENOSYS; return fail; }
 #include "hooks.def"
 #undef SBX_HOOK
 
@@ -51,28 +50,87 @@ static void complain_self(const char *sym)
 	sys_write_all(2, b, sizeof(b) - 1);
 }
 
-static void resolve_one(void **slot, const char *sym, void *self)
-{
-	void *p = dlsym(RTLD_NEXT, sym);
+/*
+ * dlsym may call back into a hook (a malloc replacement that opens a
+ * file while dlsym allocates, or a signal handler), whose pointer may not
+ * be resolved yet either.  The loader's lock is recursive, so a nested
+ * lookup works; the depth limit only stops a pathological cycle, and the
+ * call that hits it fails with ENOSYS without caching anything.
+ */
+#define RESOLVE_DEPTH 3
+static __thread int resolving __attribute__((tls_model("initial-exec")));
 
-	if (p == self && p)
-		complain_self(sym);
-	if (!p || p == self)
-		return;
-	__atomic_store_n(slot, p, __ATOMIC_RELEASE);
-}
-
-/* Idempotent; any thread may run it, concurrently too. */
-static void resolve_all(void)
+static void *resolve_one(enum shim_hook h, const char *sym, void *self,
+			 void *stub)
 {
 	int saved = errno;
+	void *p;
 
-#define SBX_HOOK(ret, name, params, fail) \
-	resolve_one((void **)&real_##name, #name, (void *)name);
+	if (resolving >= RESOLVE_DEPTH)
+		return stub;
+	resolving++;
+	p = dlsym(RTLD_NEXT, sym);
+	resolving--;
+	if (p && p == self) {
+		complain_self(sym);
+		p = NULL;
+	}
+	if (!p)
+		p = stub;
+	/* Racing threads store the same value. */
+	__atomic_store_n(&shim_real[h], p, __ATOMIC_RELEASE);
+	errno = saved;
+	return p;
+}
+
+/* A switch rather than a table of names and addresses: it needs no
+ * relocations, so it costs nothing at load time. */
+void *shim_resolve(enum shim_hook h)
+{
+	switch (h) {
+#define SBX_HOOK(ret, name, params, fail)				\
+	case SHIM_HOOK_##name:						\
+		return resolve_one(h, #name, (void *)name, (void *)stub_##name);
 #include "hooks.def"
 #undef SBX_HOOK
-	__atomic_store_n(&resolved, 1, __ATOMIC_RELEASE);
-	errno = saved;
+	case SHIM_NHOOKS:
+		break;
+	}
+	return NULL;
+}
+
+/*
+ * Before fork, resolve everything still unresolved.  The child of a
+ * multithreaded parent must not call dlsym (another thread may have held
+ * the loader's lock when fork copied it), and it may well call a hook for
+ * the first time (a shell opening a redirection, then exec).  This runs
+ * in the parent, once per program at most: the child inherits the
+ * pointers.  vfork runs no fork handlers: see resolve_vfork_set().
+ */
+static void before_fork(void)
+{
+	for (int h = 0; h < SHIM_NHOOKS; h++)
+		if (!__atomic_load_n(&shim_real[h], __ATOMIC_ACQUIRE))
+			shim_resolve((enum shim_hook)h);
+}
+
+/*
+ * What a vfork child calls before exec (Python's subprocess, posix_spawn
+ * users): resolved up front, so that no dlsym ever runs on the parent's
+ * stack in a child that shares its memory.  A dozen lookups, about 5 us.
+ */
+static void resolve_vfork_set(void)
+{
+	static const enum shim_hook early[] = {
+		SHIM_HOOK_execve, SHIM_HOOK_execv, SHIM_HOOK_execvp,
+		SHIM_HOOK_execvpe, SHIM_HOOK_execl, SHIM_HOOK_execlp,
+		SHIM_HOOK_execle, SHIM_HOOK_fexecve, SHIM_HOOK_execveat,
+		SHIM_HOOK_chdir, SHIM_HOOK_fchdir,
+	};
+
+	for (size_t i = 0; i < sizeof(early) / sizeof(early[0]); i++)
+		if (!__atomic_load_n(&shim_real[early[i]], __ATOMIC_ACQUIRE))
+			shim_resolve(early[i]);
 }
 
 /* ------------------------------------------------------------ policy */
@@ -120,6 +178,20 @@ static void *read_policy(const char *path, size_t *len)
 	return buf;
 }
 
+/* Add a hide rule's last component to the filter; "/" (no last
+ * component) fills it, which turns the filter off. */
+static void bloom_hide_root(const char *root)
+{
+	const char *base = strrchr(root, '/');
+
+	base = base ? base + 1 : root;
+	if (!*base) {
+		memset(shim_g.hide_bloom, 0xff, sizeof(shim_g.hide_bloom));
+		return;
+	}
+	shim_bloom_add(shim_g.hide_bloom, shim_comp_hash(base, strlen(base)));
+}
+
 /* What the hot path needs to know about the rules, computed once. */
 static void summarise_rules(void)
 {
@@ -136,6 +208,8 @@ static void summarise_rules(void)
 			if (!shim_g.min_limit || r->max_file_bytes < shim_g.min_limit)
 				shim_g.min_limit = r->max_file_bytes;
 		}
+		if (r->mode == SBX_HIDE)
+			bloom_hide_root(sbx_cpol_str(&shim_g.pol, r->root));
 		if ((h->flags & SBX_CPOL_F_SHIM_PROTECT) &&
 		    (r->flags & SBX_RF_PROTECT) && r->mode == SBX_RO)
 			shim_g.protect = 1;
@@ -171,20 +245,40 @@ static const char *const var_names[SHIM_NVARS] = {
 	[SHIM_VAR_NET] = "SBXRUN_NET",
 };
 
+/*
+ * The copies live end to end in one buffer rather than in a slot of
+ * SHIM_VAR_MAX each: the usual few hundred bytes then touch one page,
+ * not five, and every page the constructor touches is a page fault in
+ * every program started.
+ */
+static char var_store[SHIM_NVARS * SHIM_VAR_MAX];
+static size_t var_used;
+
 static void capture_one(struct shim_var_copy *c, const char *name,
 			const char *val, size_t vlen)
 {
 	size_t nl = strlen(name);
+	char *t = var_store + var_used;
 
 	c->name = name;
 	c->namelen = nl;
-	if (!val || nl + 1 + vlen + 1 > sizeof(c->text))
+	if (!val || nl + 1 + vlen + 1 > SHIM_VAR_MAX)
 		return;
-	memcpy(c->text, name, nl);
-	c->text[nl] = '=';
-	memcpy(c->text + nl + 1, val, vlen);
-	c->text[nl + 1 + vlen] = '\0';
+	memcpy(t, name, nl);
+	t[nl] = '=';
+	memcpy(t + nl + 1, val, vlen);
+	t[nl + 1 + vlen] = '\0';
+	var_used += nl + 1 + vlen + 1;
+	c->text = t;
 	c->present = 1;
+}
+
+/* The captured value of variable i, or NULL. */
+static const char *var_value(enum shim_var i)
+{
+	const struct shim_var_copy *c = &shim_g.var[i];
+
+	return c->present ? c->text + c->namelen + 1 : NULL;
 }
 
 static void capture_vars(void)
@@ -198,8 +292,7 @@ static void capture_vars(void)
 		capture_one(&shim_g.var[i], var_names[i], v, vlen);
 	}
 	if (shim_g.var[SHIM_VAR_PRELOAD].present)
-		shim_g.preload_entry = shim_g.var[SHIM_VAR_PRELOAD].text +
-				       sizeof("LD_PRELOAD=") - 1;
+		shim_g.preload_entry = var_value(SHIM_VAR_PRELOAD);
 	shim_g.repair = shim_g.var[SHIM_VAR_POLICY].present;
 }
 
@@ -207,7 +300,7 @@ static void capture_vars(void)
 static void prepare_report(void)
 {
 	struct sockaddr_un *sun = (struct sockaddr_un *)&shim_g.report_addr;
-	const char *v = getenv("SBXRUN_REPORT");
+	const char *v = var_value(SHIM_VAR_REPORT);
 	size_t n = v ? strlen(v) : 0;
 
 	if (n < 2 || n >= sizeof(sun->sun_path))
@@ -233,18 +326,20 @@ static void after_fork_child(void)
 
 static void load_all(void)
 {
-	const char *pol = getenv("SBXRUN_POLICY");
+	const char *pol;
 
 	shim_g.pid = sys_getpid();
 	capture_vars();
 	prepare_report();
+	pol = var_value(SHIM_VAR_POLICY);
 	if (pol && *pol)
 		load_policy(pol);
 	/* The cwd cache serves only the application checks; without them
 	 * every path is resolved on a failure path, with a fresh getcwd. */
 	if (shim_g.app)
 		shim_cwd_init();
-	__register_atfork(NULL, NULL, after_fork_child, NULL);
+	resolve_vfork_set();
+	__register_atfork(before_fork, NULL, after_fork_child, NULL);
 }
 
 /* Returns the state after this call: SHIM_READY, or 1 while another
@@ -254,8 +349,6 @@ int shim_init(void)
 	int expect = 0;
 	int saved = errno;
 
-	if (!__atomic_load_n(&resolved, __ATOMIC_ACQUIRE))
-		resolve_all();
 	if (__atomic_compare_exchange_n(&shim_ready, &expect, 1, 0,
 					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		load_all();

@@ -37,15 +37,47 @@
 #define SHIM_LIKELY(x)	__builtin_expect(!!(x), 1)
 #define SHIM_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* Function types, our own prototypes (some of the names, such as
- * __open_2, have none in the headers without _FORTIFY_SOURCE) and the
- * pointers to the next definition, all generated from hooks.def. */
-#define SBX_HOOK(ret, name, params, fail)		\
-	typedef ret name##_fn params;			\
-	SHIM_EXPORT ret name params;			\
-	extern name##_fn *real_##name;
+/* One index per hook, into shim_real[]. */
+enum shim_hook {
+#define SBX_HOOK(ret, name, params, fail) SHIM_HOOK_##name,
 #include "hooks.def"
 #undef SBX_HOOK
+	SHIM_NHOOKS
+};
+
+/* The next definition of each hook, NULL until looked up, and the
+ * lookup that fills one in (init.c): it returns the function, or the
+ * hook's ENOSYS stub when there is none, never NULL. */
+extern void *shim_real[SHIM_NHOOKS];
+void *shim_resolve(enum shim_hook h);
+
+/*
+ * Function types, our own prototypes (some of the names, such as
+ * __open_2, have none in the headers without _FORTIFY_SOURCE) and the
+ * accessors of shim_real[], all generated from hooks.def.
+ *
+ * The pointers are resolved lazily: NULL until a hook first needs its
+ * real function, then one dlsym(RTLD_NEXT) (a process that never calls
+ * exec or connect does not pay for looking them up at start-up; fork
+ * resolves them all first, see init.c).  A resolved pointer never
+ * changes again and every thread finds the same value, so the hot path
+ * adds one plain load.  Call them as REAL(open)(path, flags, mode).
+ */
+#define SBX_HOOK(ret, name, params, fail)				\
+	typedef ret name##_fn params;					\
+	SHIM_EXPORT ret name params;					\
+	static inline name##_fn *shim_real_##name(void)			\
+	{								\
+		void *p_ = __atomic_load_n(&shim_real[SHIM_HOOK_##name], \
+					   __ATOMIC_ACQUIRE);		\
+		if (SHIM_UNLIKELY(!p_))					\
+			p_ = shim_resolve(SHIM_HOOK_##name);		\
+		return (name##_fn *)p_;					\
+	}
+#include "hooks.def"
+#undef SBX_HOOK
+
+#define REAL(name) (shim_real_##name())
 
 /* ------------------------------------------------------------ state */
 
@@ -59,11 +91,14 @@ enum shim_var {
 	SHIM_NVARS
 };
 
+/* Longest "NAME=value" captured; a longer variable is not put back. */
+#define SHIM_VAR_MAX	(PATH_MAX + 32)
+
 struct shim_var_copy {
 	const char *name;
 	size_t namelen;
 	int present;			/* captured at init */
-	char text[PATH_MAX + 32];	/* "NAME=value", ready for an envp */
+	char *text;			/* "NAME=value", ready for an envp */
 };
 
 /* Which checks apply to the application-level hot path (see appcheck.c). */
@@ -81,6 +116,10 @@ struct shim_state {
 				 * 0 keeps file hooks on the fast path */
 	int protect;		/* SHIM_PROTECT and a protect rule exists */
 	uint64_t min_limit;	/* smallest max_file_bytes, 0 if none */
+	/* Bloom filter over the last component of every hide rule's root
+	 * (all ones when one is "/"): a relative path none of whose
+	 * components hits it cannot lead into a hidden tree (appcheck.c). */
+	uint64_t hide_bloom[4];
 	struct shim_var_copy var[SHIM_NVARS];
 	const char *preload_entry;	/* our entry inside var[PRELOAD] */
 	/* the report socket address, prepared once */
@@ -178,6 +217,31 @@ int shim_fdpath(int fd, char *out, size_t sz);
 void shim_cwd_init(void);
 int shim_cwd_get(char *out, size_t sz, int fresh);
 void shim_cwd_changed(void);
+/* Is the cwd covered by a rule that does not hide it?  1 yes, 0 not
+ * known; only ever used to skip an explanation, never to decide. */
+int shim_cwd_plain(void);
+
+/* The hide filter's bit positions for one path component. */
+static inline uint32_t shim_comp_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static inline void shim_bloom_add(uint64_t bloom[4], uint32_t h)
+{
+	bloom[(h >> 6) & 3] |= 1ull << (h & 63);
+	bloom[(h >> 14) & 3] |= 1ull << ((h >> 8) & 63);
+}
+
+static inline int shim_bloom_has(const uint64_t bloom[4], uint32_t h)
+{
+	return (bloom[(h >> 6) & 3] >> (h & 63) & 1) &&
+	       (bloom[(h >> 14) & 3] >> ((h >> 8) & 63) & 1);
+}
 
 /* ------------------------------------------------------------ checks */
 
