@@ -53,15 +53,31 @@ int sbx_mkdirs(const char *dir, int mode)
 	return 0;
 }
 
+/*
+ * $HOME, else the home in /etc/passwd, read with fgetpwent: sbxrun is
+ * linked statically and does not load NSS modules.  NULL when neither
+ * exists: guessing ("/") would leave the real home's secrets unhidden.
+ */
 static const char *home_dir(const struct sbx_opts *o)
 {
+	static char pwhome[PATH_MAX];
 	const char *h = o && o->home ? o->home : getenv("HOME");
 	struct passwd *pw;
+	FILE *fp;
 
 	if (h && h[0] == '/')
 		return h;
-	pw = getpwuid(getuid());
-	return pw && pw->pw_dir ? pw->pw_dir : "/";
+	fp = fopen("/etc/passwd", "re");
+	while (fp && (pw = fgetpwent(fp))) {
+		if (pw->pw_uid == getuid() && pw->pw_dir &&
+		    pw->pw_dir[0] == '/') {
+			snprintf(pwhome, sizeof(pwhome), "%s", pw->pw_dir);
+			break;
+		}
+	}
+	if (fp)
+		fclose(fp);
+	return pwhome[0] ? pwhome : NULL;
 }
 
 /* Shipped profiles: an explicit dir, $SBXRUN_PROFILE_DIR, next to an
@@ -102,10 +118,15 @@ int sbx_locs_init(struct sbx_locs *l, const struct sbx_opts *o,
 	const char *xdg = o && o->config_home ? o->config_home :
 			  getenv("XDG_CONFIG_HOME");
 	const char *proj = o && o->project_dir ? o->project_dir : NULL;
+	const char *home = home_dir(o);
 
 	memset(l, 0, sizeof(*l));
-	if (sbx_path_norm(home_dir(o), "/", NULL, 1, l->home, sizeof(l->home)) < 0)
-		return efail(err, "bad home directory '%s'", home_dir(o));
+	if (!home)
+		return efail(err, "HOME is not set and user %u has no home in "
+			     "/etc/passwd: set HOME (the secrets hidden under "
+			     "it depend on it)", (unsigned)getuid());
+	if (sbx_path_norm(home, "/", NULL, 1, l->home, sizeof(l->home)) < 0)
+		return efail(err, "bad home directory '%s'", home);
 	if (!proj && !getcwd(cwd, sizeof(cwd)))
 		return efail(err, "cannot find the current directory: %s",
 			     strerror(errno));

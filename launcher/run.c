@@ -118,8 +118,11 @@ static int find_shim(char *out, size_t outsz)
 
 	if (env && env[0] == '/' && access(env, R_OK) == 0)
 		return snprintf(out, outsz, "%s", env), 0;
-	if (!dladdr((void *)sbx_run, &info) || !info.dli_fname ||
-	    !realpath(info.dli_fname, dir))
+	/* libsbx.so, or the program it is linked into; a static sbxrun
+	 * has no loader to ask. */
+	if ((!dladdr((void *)sbx_run, &info) || !info.dli_fname ||
+	     !strchr(info.dli_fname, '/') || !realpath(info.dli_fname, dir)) &&
+	    !realpath("/proc/self/exe", dir))
 		return -1;
 	slash = strrchr(dir, '/');
 	if (slash)
@@ -399,7 +402,7 @@ static int write_policy(const struct sbx_policy *pol, enum sbx_kmode mode,
 
 	if (sbx_cpol_build(pol, mode, flags, &buf, &len, err) < 0)
 		return -1;
-	r = sbx_rundir_write(rd, "policy", buf, len, err);
+	r = sbx_rundir_put(rd, buf, len, err);
 	free(buf);
 	return r;
 }
@@ -436,7 +439,7 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	struct collect col = { res, c->req->max_output ?
 			       c->req->max_output : DEFAULT_MAX_OUTPUT };
 	struct envv *env = calloc(1, sizeof(*env));
-	char *shellv[4], polfile[PATH_MAX];
+	char *shellv[4];
 	struct sbx_launch l = { 0 };
 	struct sbx_exit x = { 0 };
 	int r;
@@ -445,8 +448,7 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		return snprintf(err->msg, sizeof(err->msg), "out of memory"), -1;
 	if (c->req->timeout > 0)
 		pol.limits.timeout = (uint64_t)(c->req->timeout + 0.999);
-	sbx_rundir_path(&c->rd, "policy", polfile, sizeof(polfile));
-	build_env(env, &pol, c->have_shim ? c->shim : NULL, polfile);
+	build_env(env, &pol, c->have_shim ? c->shim : NULL, c->rd.path);
 	l.pol = &pol;
 	l.mode = c->mode;
 	l.feat = &c->feat;
@@ -454,7 +456,7 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	l.argv = command_argv(c->req, shellv);
 	l.envp = env->v;
 	l.workdir = c->req->workdir ? c->req->workdir : pol.project;
-	l.policy_file = polfile;
+	l.policy_file = c->rd.path;
 	l.shim_path = c->have_shim ? c->shim : NULL;
 	l.fd_in = c->req->capture ? -2 : -1;
 	l.fd_out = l.fd_err = c->req->capture ? -2 : -1;
@@ -561,6 +563,11 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		c->had_git = lstat(g, &gst) == 0;
 	}
 	c->have_shim = find_shim(c->shim, sizeof(c->shim)) == 0;
+	if (!c->have_shim)
+		fprintf(stderr, "sbxrun: warning: libsbxshim.so not found next "
+			"to sbxrun or libsbx (set SBXRUN_SHIM=/path/to/it): "
+			"refusals are not explained and the exec, suffix and "
+			"size rules are NOT enforced; the kernel layers are\n");
 	if (s->pol.redirect_caches && s->pol.cache_dir &&
 	    sbx_mkdirs(s->pol.cache_dir, 0700) < 0) {
 		rc = SBX_E_RUN;

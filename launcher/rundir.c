@@ -1,7 +1,8 @@
 /*
- * rundir.c - see rundir.h.  Every path here is created with O_EXCL /
- * O_NOFOLLOW and the base directory's owner and mode are checked, so a
- * planted symlink or another user's directory is refused (THREATS FS-13).
+ * rundir.c - see rundir.h.  Every path here is opened with O_NOFOLLOW or
+ * created with O_EXCL, and the base directory's owner and mode are
+ * checked, so a planted symlink or another user's directory is refused
+ * (THREATS FS-13).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -10,8 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "rundir.h"
 
@@ -62,23 +66,42 @@ static void remove_tree(const char *dir)
 		unlink(dir);	/* a planted symlink: remove the link only */
 }
 
-/* Runs whose launcher died (SIGKILL) leave their directory: remove those
- * whose pid is gone. */
+/* A file unused for this long, and locked by no run, is removed. */
+#define POLICY_MAX_IDLE (24 * 3600)
+
+/* Policies nobody uses: not locked by a run, not used for a day.  Also
+ * the run-PID-* directories of older versions whose launcher is gone. */
 static void remove_stale(const char *base)
 {
 	DIR *d = opendir(base);
 	struct dirent *e;
-	char p[PATH_MAX];
+	struct stat st;
+	time_t now = time(NULL);
+	long pid;
+	int fd;
 
 	while (d && (e = readdir(d))) {
-		long pid;
+		if (sscanf(e->d_name, "run-%ld-", &pid) == 1 && pid > 0) {
+			char p[PATH_MAX];
 
-		if (sscanf(e->d_name, "run-%ld-", &pid) != 1 || pid <= 0)
+			if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", base, e->d_name);
+			remove_tree(p);
 			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		}
+		/* .new-*: a launcher died between create and rename */
+		if (strncmp(e->d_name, "policy-", 7) != 0 &&
+		    strncmp(e->d_name, ".new-", 5) != 0)
 			continue;
-		snprintf(p, sizeof(p), "%s/%s", base, e->d_name);
-		remove_tree(p);
+		fd = openat(dirfd(d), e->d_name,
+			    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && now - st.st_mtime > POLICY_MAX_IDLE &&
+		    flock(fd, LOCK_EX | LOCK_NB) == 0)
+			unlinkat(dirfd(d), e->d_name, 0);
+		close(fd);
 	}
 	if (d)
 		closedir(d);
@@ -129,46 +152,113 @@ static void pick_base(struct sbx_rundir *rd)
 int sbx_rundir_create(struct sbx_rundir *rd, struct sbx_err *err)
 {
 	memset(rd, 0, sizeof(*rd));
+	rd->fd = -1;
 	pick_base(rd);
 	if (private_dir(rd->base) < 0)
 		return fail(err, "cannot use the state directory", rd->base);
-	remove_stale(rd->base);
-	snprintf(rd->dir, sizeof(rd->dir), "%s/run-%ld-XXXXXX", rd->base,
-		 (long)getpid());
-	if (!mkdtemp(rd->dir))
-		return fail(err, "cannot create", rd->dir);
-	chmod(rd->dir, 0755);	/* the policy must be readable inside */
-	rd->created = 1;
 	return 0;
 }
 
-void sbx_rundir_path(const struct sbx_rundir *rd, const char *name,
-		     char *out, size_t outsz)
+/* fd is a stored policy equal to data: a plain file of ours that nobody
+ * can write, with the same bytes. */
+static int same_policy(int fd, const void *data, size_t len)
 {
-	snprintf(out, outsz, "%s/%s", rd->dir, name);
+	char buf[4096];
+	struct stat st;
+	size_t off = 0;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || (st.st_mode & 0222) ||
+	    (size_t)st.st_size != len)
+		return 0;
+	while (off < len) {
+		size_t want = len - off < sizeof(buf) ? len - off : sizeof(buf);
+		ssize_t n = pread(fd, buf, want, (off_t)off);
+
+		if (n <= 0 || memcmp(buf, (const char *)data + off, (size_t)n))
+			return 0;
+		off += (size_t)n;
+	}
+	return 1;
 }
 
-int sbx_rundir_write(struct sbx_rundir *rd, const char *name,
-		     const void *data, size_t len, struct sbx_err *err)
+/* Lock fd shared for this run and make sure that it is still the file at
+ * rd->path (a sweep may have removed it between our open and the lock).
+ * A file in use for an hour gets a fresh mtime, so no sweep takes it. */
+static int hold(struct sbx_rundir *rd, int fd)
 {
-	char p[PATH_MAX];
+	struct stat a, b;
+
+	if (flock(fd, LOCK_SH) < 0 || fstat(fd, &a) < 0 ||
+	    lstat(rd->path, &b) < 0 || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino) {
+		close(fd);
+		return -1;
+	}
+	if (time(NULL) - a.st_mtime > 3600)
+		futimens(fd, NULL);
+	rd->fd = fd;
+	return 0;
+}
+
+/* A new file, written whole under a temporary name and renamed into
+ * place: a reader never sees part of a policy.  Runs storing the same
+ * policy at once rename equal files over each other, which is harmless. */
+static int store(struct sbx_rundir *rd, const void *data, size_t len,
+		 struct sbx_err *err)
+{
+	char tmp[PATH_MAX];
+	uint64_t r = XXH3_64bits(rd->path, strlen(rd->path)) ^
+		     ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
+	int fd, ok;
+
+	snprintf(tmp, sizeof(tmp), "%s/.new-%ld-%016llx", rd->base,
+		 (long)getpid(), (unsigned long long)r);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+	if (fd < 0)
+		return fail(err, "cannot create", tmp);
+	ok = write(fd, data, len) == (ssize_t)len;
+	close(fd);
+	if (!ok || rename(tmp, rd->path) < 0) {
+		fail(err, "cannot write", tmp);
+		unlink(tmp);
+		return -1;
+	}
+	remove_stale(rd->base);
+	return 0;
+}
+
+int sbx_rundir_put(struct sbx_rundir *rd, const void *data, size_t len,
+		   struct sbx_err *err)
+{
+	XXH128_hash_t h = XXH3_128bits(data, len);
 	int fd;
 
-	sbx_rundir_path(rd, name, p, sizeof(p));
-	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
-	if (fd < 0)
-		return fail(err, "cannot create", p);
-	if (write(fd, data, len) != (ssize_t)len) {
-		close(fd);
-		return fail(err, "cannot write", p);
+	snprintf(rd->path, sizeof(rd->path), "%s/policy-%016llx%016llx",
+		 rd->base, (unsigned long long)h.high64,
+		 (unsigned long long)h.low64);
+	/* Usually the first open finds it.  Otherwise store it and look
+	 * again: what we lock must be what is at the path. */
+	for (int tries = 0; tries < 3; tries++) {
+		fd = open(rd->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			if (same_policy(fd, data, len)) {
+				if (hold(rd, fd) == 0)	/* closes fd if not */
+					return 0;
+				continue;
+			}
+			close(fd);
+		}
+		if (store(rd, data, len, err) < 0)
+			return -1;
 	}
-	close(fd);
-	return 0;
+	errno = EAGAIN;
+	return fail(err, "cannot keep", rd->path);
 }
 
 void sbx_rundir_remove(struct sbx_rundir *rd)
 {
-	if (rd->created)
-		remove_tree(rd->dir);
-	rd->created = 0;
+	if (rd->fd >= 0)
+		close(rd->fd);
+	rd->fd = -1;
 }

@@ -1,9 +1,15 @@
 /*
- * rundir.h - the per-run state directory on the host: the compiled policy
- * the shim reads.  $XDG_RUNTIME_DIR/sbxrun/run-PID-XXXXXX when that is a
- * private directory of ours, else ~/.cache/sbxrun/run/run-PID-XXXXXX (read-only
- * inside the sandbox), and /tmp/sbxrun-UID/... only without a home.  Removed
- * when the run ends; directories of dead runs are removed by the next run.
+ * rundir.h - where the compiled policy the shim reads lives on the host:
+ * $XDG_RUNTIME_DIR/sbxrun when that is a private directory of ours, else
+ * ~/.cache/sbxrun/run (read-only inside the sandbox), and /tmp/sbxrun-UID
+ * only without a home.
+ *
+ * Policies are stored by content: policy-<XXH3-128 of the bytes>, written
+ * once (a temporary file renamed into place) and reused by every later
+ * run with the same policy, so a launch usually costs one open and one
+ * read here instead of a directory made and removed.  A run holds a
+ * shared flock on its file until it ends; files nobody has locked or used
+ * for a day are removed when a new policy is written.
  */
 #ifndef SBX_RUNDIR_H
 #define SBX_RUNDIR_H
@@ -15,15 +21,16 @@
 
 struct sbx_rundir {
 	char base[PATH_MAX];
-	char dir[PATH_MAX];
-	int created;
+	char path[PATH_MAX];	/* the policy file, once stored */
+	int fd;			/* holds the shared lock; -1 */
 };
 
+/* Find (or make) the private base directory. */
 int sbx_rundir_create(struct sbx_rundir *rd, struct sbx_err *err);
-void sbx_rundir_path(const struct sbx_rundir *rd, const char *name,
-		     char *out, size_t outsz);
-int sbx_rundir_write(struct sbx_rundir *rd, const char *name,
-		     const void *data, size_t len, struct sbx_err *err);
+/* Store the policy (or find it stored) and lock it for this run. */
+int sbx_rundir_put(struct sbx_rundir *rd, const void *data, size_t len,
+		   struct sbx_err *err);
+/* The run is over: release the lock (the file stays for the next run). */
 void sbx_rundir_remove(struct sbx_rundir *rd);
 
 #endif

@@ -1,193 +1,22 @@
 /*
- * seccomp.c - the seccomp-bpf layer, built with libseccomp.
+ * seccomp.c - the seccomp-bpf layer: load the precompiled filter.
  *
- * A deny list over an allow-by-default filter (THREATS.md, "Seccomp
- * baseline"): the kernel attack surface and the escape routes that
- * Landlock and the namespaces do not close.  Three kinds of refusal:
- *
- *  - ENOSYS for calls whose arguments hide behind pointers (clone3,
- *    openat2) or that bypass the syscall filter altogether (io_uring), so
- *    libc and runtimes fall back to calls we can see;
- *  - EPERM for what a sandbox must never do;
- *  - the socket family/protocol errnos a kernel without that support
- *    would give, so programs take their normal fallback paths.
- *
- * Foreign ABIs: seccomp_init() puts only the native architecture in the
- * filter and SCMP_FLTATR_ACT_BADARCH kills the process for any other.
- * That covers the ia32 entry (int $0x80 reports AUDIT_ARCH_I386) and, on
- * x86_64, x32 numbers (__X32_SYSCALL_BIT): libseccomp routes them to the
- * bad-arch action when x32 is not in the filter.  With no 32-bit ABI
- * there is no socketcall(2) to hide socket arguments behind a pointer.
- *
- * Known limit of an allow-default filter: a syscall newer than this table
- * is allowed.  libseccomp cannot express "every number above N"; an
- * allow-list filter is the cure and a later change.
- *
- * The rules live in one table and one builder (sc_build) so the filter can
- * later be exported with seccomp_export_bpf() and precompiled.
+ * The rules and the reasons for each are in tools/gen_seccomp.c, which
+ * builds the filters with libseccomp at build time (seccomp_bpf.h, in the
+ * build directory).  Here we only pick the variant for the policy and
+ * mode and hand it to the kernel: no filter is compiled per launch, and
+ * libseccomp is not loaded into sbxrun at all.
  */
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/ioctl.h>
+#include <stddef.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
-#include <netinet/in.h>
-#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/filter.h>
 #include <linux/seccomp.h>
-#include <seccomp.h>
 
 #include "kernel.h"
-
-#ifndef IPPROTO_MPTCP
-#define IPPROTO_MPTCP 262
-#endif
-#ifndef SOCK_PACKET
-#define SOCK_PACKET 10
-#endif
-#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
-#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
-#endif
-#ifndef TIOCLINUX
-#define TIOCLINUX 0x541C
-#endif
-
-/* open_tree_attr(2) (6.15) is newer than libseccomp 2.5's table, and
- * like mount_setattr it reaches do_mount_setattr() without an LSM hook,
- * so Landlock does not see it.  New syscalls share one number on x86_64
- * and arm64. */
-#if defined(__x86_64__) || defined(__aarch64__)
-#define SC_NR_OPEN_TREE_ATTR 467
-#else
-#define SC_NR_OPEN_TREE_ATTR __NR_SCMP_ERROR
-#endif
-
-/* When a rule applies, from the network policy. */
-enum sc_when {
-	SC_ALWAYS = 0,
-	SC_NET_CLOSED,	/* no internet sockets at all */
-	SC_NET_OPEN,	/* internet sockets allowed, minus the odd ones */
-	SC_NO_PIDNS,	/* landlock-only: no pid/ipc namespace around us */
-};
-
-struct sc_rule {
-	int nr;			/* negative: not on this architecture */
-	int err;		/* errno the call fails with */
-	enum sc_when when;
-	unsigned ncmp;
-	struct scmp_arg_cmp cmp[2];
-};
-
-#define CMP(i, o, a, b) { .arg = (i), .op = (o), .datum_a = (a), .datum_b = (b) }
-#define NOSYS(name) { .nr = SCMP_SYS(name), .err = ENOSYS }
-#define DENY(name) { .nr = SCMP_SYS(name), .err = EPERM }
-/* clone(2) takes its flags in arg 0 on x86_64 and arm64 (not on s390). */
-#define CLONE_NS(flag) { .nr = SCMP_SYS(clone), .err = EPERM, .ncmp = 1, \
-	.cmp = { CMP(0, SCMP_CMP_MASKED_EQ, (flag), (flag)) } }
-/* The kernel reads an ioctl request as 32 bits: compare only those, or
- * (1 << 32) | TIOCSTI slips past (CVE-2019-10063, TTY-02). */
-#define IOCTL(req) { .nr = SCMP_SYS(ioctl), .err = EPERM, .ncmp = 1, \
-	.cmp = { CMP(1, SCMP_CMP_MASKED_EQ, 0xffffffffu, (req)) } }
-#define SOCK(e, when_, i, o, a, b) { .nr = SCMP_SYS(socket), .err = (e), \
-	.when = (when_), .ncmp = 1, .cmp = { CMP(i, o, a, b) } }
-
-/*
- * personality(2): allow only PER_LINUX (0) and the query 0xffffffff.
- * libseccomp allows one comparison per argument and lets an unconditional
- * rule override conditional ones, so "not 0 and not ~0" is spelled as:
- * some bit i is 1 and the next bit (cyclically) is 0.  A 32-bit value has
- * such a pair exactly when it is neither all zeros nor all ones, so 32
- * masked rules cover it; one more refuses anything above 32 bits.
- */
-/* A call aimed at another process (pid argument i non-zero). */
-#define OTHER_PID(name, i, when_) { .nr = SCMP_SYS(name), .err = EPERM, \
-	.when = (when_), .ncmp = 1, .cmp = { CMP(i, SCMP_CMP_NE, 0, 0) } }
-#define NO_PIDNS(name) { .nr = SCMP_SYS(name), .err = EPERM, .when = SC_NO_PIDNS }
-
-#define PERS(i) { .nr = SCMP_SYS(personality), .err = EPERM, .ncmp = 1, \
-	.cmp = { CMP(0, SCMP_CMP_MASKED_EQ, \
-		     (1ULL << (i)) | (1ULL << (((i) + 1) % 32)), 1ULL << (i)) } }
-#define PERS4(i) PERS(i), PERS((i) + 1), PERS((i) + 2), PERS((i) + 3)
-#define PERS16(i) PERS4(i), PERS4((i) + 4), PERS4((i) + 8), PERS4((i) + 12)
-
-static const struct sc_rule sc_rules[] = {
-	/* Fall back to calls the filter can read (SCF-04, -05, -06). */
-	NOSYS(clone3), NOSYS(openat2),
-	NOSYS(open_tree), NOSYS(move_mount), NOSYS(fsopen), NOSYS(fsconfig),
-	NOSYS(fsmount), NOSYS(fspick), NOSYS(mount_setattr),
-	{ .nr = SC_NR_OPEN_TREE_ATTR, .err = ENOSYS },
-	NOSYS(io_uring_setup), NOSYS(io_uring_enter), NOSYS(io_uring_register),
-
-	/* Namespaces and mounts (NS-01..03). */
-	DENY(unshare), DENY(setns), DENY(mount), DENY(umount2),
-	DENY(pivot_root), DENY(chroot),
-	CLONE_NS(CLONE_NEWNS), CLONE_NS(CLONE_NEWCGROUP), CLONE_NS(CLONE_NEWUTS),
-	CLONE_NS(CLONE_NEWIPC), CLONE_NS(CLONE_NEWUSER), CLONE_NS(CLONE_NEWPID),
-	CLONE_NS(CLONE_NEWNET),
-
-	/* Kernel attack surface (NS-04, PROC-06). */
-	DENY(bpf), DENY(perf_event_open), DENY(userfaultfd),
-	DENY(keyctl), DENY(add_key), DENY(request_key),
-	DENY(kexec_load), DENY(kexec_file_load),
-	DENY(init_module), DENY(finit_module), DENY(delete_module),
-	DENY(open_by_handle_at), DENY(name_to_handle_at),
-	DENY(acct), DENY(quotactl), DENY(swapon), DENY(swapoff),
-	DENY(reboot), DENY(syslog), DENY(iopl), DENY(ioperm),
-	DENY(lookup_dcookie), DENY(vhangup), DENY(nfsservctl), DENY(uselib),
-
-	/* Other processes (PROC-03, SCF-09). */
-	DENY(ptrace), DENY(process_vm_readv), DENY(process_vm_writev),
-	DENY(pidfd_getfd),
-	/* Limits, priority and scheduling of other processes: RLIMIT_CPU=1
-	 * on the agent kills it past the signal scope; PRIO_USER and
-	 * IOPRIO_WHO_USER reach every process of the uid, namespace or not. */
-	OTHER_PID(prlimit64, 0, SC_ALWAYS),
-	OTHER_PID(setpriority, 0, SC_ALWAYS),	/* which != PRIO_PROCESS */
-	OTHER_PID(setpriority, 1, SC_NO_PIDNS),
-	{ .nr = SCMP_SYS(ioprio_set), .err = EPERM, .ncmp = 1,
-	  .cmp = { CMP(0, SCMP_CMP_NE, 1 /* IOPRIO_WHO_PROCESS */, 0) } },
-	OTHER_PID(ioprio_set, 1, SC_NO_PIDNS),
-	OTHER_PID(sched_setscheduler, 0, SC_NO_PIDNS),
-	OTHER_PID(sched_setparam, 0, SC_NO_PIDNS),
-	OTHER_PID(sched_setattr, 0, SC_NO_PIDNS),
-	OTHER_PID(sched_setaffinity, 0, SC_NO_PIDNS),
-	OTHER_PID(migrate_pages, 0, SC_NO_PIDNS),
-	OTHER_PID(move_pages, 0, SC_NO_PIDNS),
-	/* SysV IPC of the host (IPC-07): no ipc namespace in landlock-only
-	 * mode, and ids can be guessed without *get. */
-	NO_PIDNS(shmget), NO_PIDNS(shmat), NO_PIDNS(shmctl),
-	NO_PIDNS(msgget), NO_PIDNS(msgsnd), NO_PIDNS(msgrcv), NO_PIDNS(msgctl),
-	NO_PIDNS(semget), NO_PIDNS(semop), NO_PIDNS(semctl),
-	NO_PIDNS(semtimedop),
-
-	/* Foreign personalities (SCF-02). */
-	PERS16(0), PERS16(16),
-	{ .nr = SCMP_SYS(personality), .err = EPERM, .ncmp = 1,
-	  .cmp = { CMP(0, SCMP_CMP_GT, 0xffffffffu, 0) } },
-
-	/* A notify listener of the payload's own could answer CONTINUE for
-	 * calls a later filter means to refuse (SCF-08). */
-	{ .nr = SCMP_SYS(seccomp), .err = EPERM, .ncmp = 2,
-	  .cmp = { CMP(0, SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER, 0),
-		   CMP(1, SCMP_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER,
-		       SECCOMP_FILTER_FLAG_NEW_LISTENER) } },
-
-	/* Typing into the terminal (TTY-01..03). */
-	IOCTL(TIOCSTI), IOCTL(TIOCLINUX),
-
-	/* Sockets (NET-01, -04, -05).  Network closed: unix only. */
-	SOCK(EAFNOSUPPORT, SC_NET_CLOSED, 0, SCMP_CMP_NE, AF_UNIX, 0),
-	{ .nr = SCMP_SYS(socketpair), .err = EAFNOSUPPORT, .ncmp = 1,
-	  .cmp = { CMP(0, SCMP_CMP_NE, AF_UNIX, 0) } },
-	/* Network open: no link-layer or raw sockets, and no MPTCP or SCTP,
-	 * which Landlock's TCP rules do not cover. */
-	SOCK(EAFNOSUPPORT, SC_NET_OPEN, 0, SCMP_CMP_EQ, AF_PACKET, 0),
-	SOCK(EPERM, SC_NET_OPEN, 1, SCMP_CMP_MASKED_EQ, 0xf, SOCK_RAW),
-	SOCK(EPERM, SC_NET_OPEN, 1, SCMP_CMP_MASKED_EQ, 0xf, SOCK_PACKET),
-	SOCK(EPROTONOSUPPORT, SC_NET_OPEN, 2, SCMP_CMP_EQ, IPPROTO_MPTCP, 0),
-	SOCK(EPROTONOSUPPORT, SC_NET_OPEN, 2, SCMP_CMP_EQ, IPPROTO_SCTP, 0),
-};
+#include "seccomp_bpf.h"
 
 #define sc_fail sbx_errf
 
@@ -202,84 +31,18 @@ static int sc_net_closed(const struct sbx_policy *p, enum sbx_kmode mode)
 	       (p->net == SBX_NET_FILTERED && mode != SBX_KMODE_FULL);
 }
 
-static int sc_applies(const struct sc_rule *r, int closed,
-		      enum sbx_kmode mode)
-{
-	if (r->nr < 0)
-		return 0;	/* the syscall does not exist here */
-	switch (r->when) {
-	case SC_NET_CLOSED:
-		return closed;
-	case SC_NET_OPEN:
-		return !closed;
-	case SC_NO_PIDNS:
-		return mode != SBX_KMODE_FULL;
-	case SC_ALWAYS:
-		break;
-	}
-	return 1;
-}
-
-/* Build the filter for a policy; NULL with err set on failure. */
-static scmp_filter_ctx sc_build(const struct sbx_policy *p,
-				enum sbx_kmode mode, struct sbx_err *err)
-{
-	int closed = sc_net_closed(p, mode), rc;
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-
-	if (!ctx) {
-		sc_fail(err, ENOMEM, "seccomp: cannot create the filter");
-		return NULL;
-	}
-	rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
-			      SCMP_ACT_KILL_PROCESS);
-#if SCMP_VER_MAJOR > 2 || (SCMP_VER_MAJOR == 2 && SCMP_VER_MINOR >= 5)
-	/* A binary tree of syscall numbers instead of a linear list: every
-	 * allowed syscall of the command passes through this filter. */
-	if (rc == 0)
-		(void)seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
-#endif
-	if (rc < 0)
-		sc_fail(err, -rc, "seccomp: cannot set the bad-arch action");
-	for (size_t i = 0; rc == 0 && i < sizeof sc_rules / sizeof sc_rules[0];
-	     i++) {
-		const struct sc_rule *r = &sc_rules[i];
-
-		if (!sc_applies(r, closed, mode))
-			continue;
-		rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(r->err), r->nr,
-					    r->ncmp, r->cmp);
-		if (rc < 0)
-			sc_fail(err, -rc, "seccomp: cannot add the rule for "
-				"syscall %d", r->nr);
-	}
-	if (rc < 0) {
-		seccomp_release(ctx);
-		return NULL;
-	}
-	return ctx;
-}
-
 int sbx_seccomp_apply(const struct sbx_policy *p, enum sbx_kmode mode,
 		      struct sbx_err *err)
 {
-	scmp_filter_ctx ctx;
-	int rc;
+	const struct sock_fprog *prog =
+		&sbx_bpf[sc_net_closed(p, mode)][mode == SBX_KMODE_FULL];
 
-	ctx = sc_build(p, mode, err);
-	if (!ctx)
-		return -1;
-	/* libseccomp would set it too; say it here, where it matters:
-	 * without no_new_privs an unprivileged filter load fails, and
+	/* Without no_new_privs an unprivileged filter load fails, and
 	 * set-uid programs must not run under a filter they did not ask
 	 * for. */
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
-		seccomp_release(ctx);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return sc_fail(err, errno, "seccomp: cannot set no_new_privs");
-	}
-	rc = seccomp_load(ctx);
-	seccomp_release(ctx);
-	if (rc < 0)
-		return sc_fail(err, -rc, "seccomp: cannot load the filter");
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, prog) < 0)
+		return sc_fail(err, errno, "seccomp: cannot load the filter");
 	return 0;
 }

@@ -280,8 +280,10 @@ teardown() { sbx_teardown; }
 # fallback = warn runs, loudly.  The outer sandbox lets ~/.ssh through,
 # so only the inner one can keep the canary in.
 nested() {	# inner sbxrun's arguments
-	"$SBXRUN" --quiet --allow-read "$HOME/.ssh" -- sh -c 'mkdir -m 700 -p /tmp/xdg &&
-		XDG_RUNTIME_DIR=/tmp/xdg exec "$@"' sh "$SBXRUN" "$@"
+	"$SBXRUN" --quiet --allow-read "$HOME/.ssh" -- \
+		env SBXRUN_PROFILE_DIR="$SBXRUN_PROFILE_DIR" sh -c \
+		'mkdir -m 700 -p /tmp/xdg && XDG_RUNTIME_DIR=/tmp/xdg exec "$@"' \
+		sh "$SBXRUN" "$@"
 }
 
 @test "no user namespaces: auto falls back to landlock-only and still hides secrets" {
@@ -310,4 +312,23 @@ nested() {	# inner sbxrun's arguments
 	[[ "$output" == *"warning"*"user namespaces"*"landlock-only"* ]]
 	[ "$(cat "$P/ran")" = ran ]
 	[ ! -s "$P/leak" ]
+}
+
+# sbxrun is linked statically and reads /etc/passwd itself (no NSS).
+@test "HOME unset: the secrets of the home in /etc/passwd are still hidden" {
+	pwhome=$(getent passwd "$(id -u)" | cut -d: -f6)
+	[ -n "$pwhome" ]
+	run env -u HOME "$SBXRUN" --check "$pwhome/.ssh/id_rsa"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "$pwhome/.ssh/id_rsa: hidden" ]]
+}
+
+@test "without the shim library: the run says loudly what is not enforced" {
+	mkdir -p "$T/bin"
+	cp "$SBXRUN" "$T/bin/sbxrun"
+	run "$T/bin/sbxrun" -- sh -c "cat '$HOME/.ssh/id_rsa' 2>/dev/null; echo ran"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"libsbxshim.so not found"*"NOT enforced"* ]]
+	[[ "$output" == *ran* ]]
+	no_canary "$output"
 }

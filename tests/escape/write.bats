@@ -138,20 +138,21 @@ teardown() { esc_teardown; }
 	assert_absent "$HOME/.config/r.json"
 }
 
-# The state directory of the launcher (where run directories live) as the
-# sandbox sees it: two levels above the compiled policy.
+# The state directory of the launcher (where the compiled policies live)
+# as the sandbox sees it: the policy's directory.  Symlinks under each
+# name its cleanup walks: old run directories, policies, temporary files.
 plant_in_state_dir() {	# extra sbxrun args...
-	run xsbx "$@" -c 'p=${SBXRUN_POLICY:-/tmp/sbxrun-$(id -u)/x/policy}; base=$(dirname "$(dirname "$p")"); echo "base=$base"; ln -s '"$HOME"'/.ssh "$base/run-2147483000-'"$MARK"'" && echo PLANTED; true'
+	run xsbx "$@" -c 'p=${SBXRUN_POLICY:-/tmp/sbxrun-$(id -u)/policy-x}; base=$(dirname "$p"); echo "base=$base"; for n in run-2147483000-'"$MARK"' policy-'"$MARK"' .new-1-'"$MARK"'; do ln -s '"$HOME"'/.ssh "$base/$n" && echo PLANTED; done; true'
 	echo "$output"
 	base=$(printf '%s\n' "$output" | sed -n 's/^base=//p')
-	UNIQ_FILES+=("$base/run-2147483000-$MARK")
+	UNIQ_FILES+=("$base/run-2147483000-$MARK" "$base/policy-$MARK" "$base/.new-1-$MARK")
 }
 
 @test "FS-13/LCH-03 a symlink planted in the launcher's state dir is not followed by the next run" {
 	before=$(snap "$HOME/.ssh/id_rsa" "$HOME/.aws/credentials")
 	plant_in_state_dir
-	# a second run (its stale-run cleanup walks the state dir)
-	run xsbx -- true
+	# a second run with a new policy (storing it walks the state dir)
+	run xsbx --hide "$P/new-policy-$MARK" -- true
 	assert_unchanged "$before" "$HOME/.ssh/id_rsa" "$HOME/.aws/credentials"
 	[[ "$output" != *PLANTED* ]]
 }

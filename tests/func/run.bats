@@ -166,3 +166,26 @@ teardown() { esc_teardown; }
 	echo "$output"
 	[[ "$output" == *rc=* ]]
 }
+
+# The compiled policy is stored by content and reused; a stored file that
+# does not match (damaged, or made writable) is replaced, never trusted.
+@test "the compiled policy is stored once per policy and repaired when damaged" {
+	xsbx -- true	# the first run makes the state directory (a protected path)
+	run xsbx -c 'echo "$SBXRUN_POLICY"'
+	[ "$status" -eq 0 ]
+	p1=${lines[0]}
+	[ -f "$p1" ] && [ ! -w "$p1" -o "$(id -u)" = 0 ]
+	size=$(stat -c %s "$p1")
+	run xsbx -c 'echo "$SBXRUN_POLICY"'
+	[ "${lines[0]}" = "$p1" ]
+	run xsbx --hide "$P/other" -c 'echo "$SBXRUN_POLICY"'
+	[ "${lines[0]}" != "$p1" ]
+	chmod 644 "$p1" && echo garbage > "$p1" && chmod 444 "$p1"
+	printf '#!/bin/sh\necho RAN\n' > "$P/sudo" && chmod +x "$P/sudo"
+	run xsbx -c 'echo "$SBXRUN_POLICY"; ./sudo'
+	echo "$output"
+	[ "${lines[0]}" = "$p1" ]
+	[ "$(stat -c %s "$p1")" = "$size" ]
+	# the shim read the repaired policy: its exec rule holds
+	[[ "$output" == *"privilege escalation"* && "$output" != *RAN* ]]
+}
