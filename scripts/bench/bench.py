@@ -15,7 +15,7 @@ Benchmarks report figures; they never fail on speed: the exit status is
 0 unless the harness itself could not run.
 
 Environment:
-  BENCH_ONLY=startup,rss,shim,exec,make,script,git,python,rules,phases
+  BENCH_ONLY=startup,rss,crosscheck,shim,exec,make,script,git,python,rules,phases
              run only these groups (default: all)
   BENCH_QUICK=1   a quick smoke run: few rounds, small loops (figures
                   are then only indicative)
@@ -407,6 +407,40 @@ def scenario_startup(c):
         detail(sc, "rss", scale=1 / 1024.0, unit="MB", label_suffix=" (peak RSS)")
 
 
+def scenario_crosscheck(c):
+    """Start-up again, timed by another tool: perf stat -r (the mean of
+    each batch), batches alternating, the median of the batch means.  An
+    independent measurement beside tm's, to show the two agree."""
+    if not shutil.which("perf"):
+        say("== cross-check: skipped (perf is not installed)")
+        return
+    say("== cross-check: start-up timed by perf stat -r, batches alternating")
+    cmds = [("bare", ["/bin/true"]),
+            ("sbx", [c.sbx, "--mode", "full", "--", "/bin/true"])]
+    if c.bwrap:
+        cmds.append(("bwrap", c.bwrap + ["/bin/true"]))
+    got = {k: [] for k, _ in cmds}
+    for rnd in range(q(10, 2)):
+        for k, argv in (cmds if rnd % 2 == 0 else cmds[::-1]):
+            r = subprocess.run(["perf", "stat", "-r", "30", "--null", "--"] + argv,
+                               cwd=c.proj, env=c.env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+            m = re.search(r"([\d.]+) \+- [\d.]+ seconds time elapsed",
+                          r.stderr.decode(errors="replace"))
+            if r.returncode == 0 and m:
+                got[k].append(float(m.group(1)) * 1e3)
+    med = {k: statistics.median(v) for k, v in got.items() if v}
+    if "bare" not in med or "sbx" not in med:
+        say("   perf stat gave no figures")
+        return
+    RESULTS["crosscheck"] = {"tool": "perf stat -r 30 --null", "median_of_means_ms": med}
+    line = "   perf stat: /bin/true %.2f ms, sbxrun %.2f ms (+%.2f ms)" % (
+        med["bare"], med["sbx"], med["sbx"] - med["bare"])
+    if "bwrap" in med:
+        line += ", bwrap %.2f ms (+%.2f ms)" % (med["bwrap"], med["bwrap"] - med["bare"])
+    say(line)
+
+
 def scenario_shim(c):
     n_open, n_other = q(1000000, 100000), q(100000, 20000)
     say("== shim per call: %d openat+close, %d stat / refused open / missing "
@@ -522,7 +556,7 @@ def scenario_make(c):
         v.insert(1, ("bare_tmpfs", ["env", "TMPDIR=" + shm] + mk))
     if c.bwrap:
         v.append(("bwrap", bwrap_argv(src, c.home) + mk))
-    rounds, warm = q(3, 1), q(1, 0)
+    rounds, warm = q(5, 1), q(1, 0)
     data = run_tm(v, src, c.env, rounds, warm, prep=prep)
     sc = Scenario("make", "make -j2", "s", 1e-9, v, data, labels, rounds, warm)
     add_row(sc, "make -j2 of sbxrun (default profile)", "wall", "bare", "sbx",
@@ -743,6 +777,20 @@ def print_detail():
     say(table(rows, ["scenario", "variant", "median", "min", "max", "n", "errors"]))
 
 
+def print_crosscheck():
+    cc = RESULTS.get("crosscheck")
+    row = next((r for r in ROWS if r["label"].startswith("start-up, default")), None)
+    if not cc:
+        return
+    m = cc["median_of_means_ms"]
+    say("")
+    say("independent check of the start-up row (%s, median of batch means):" % cc["tool"])
+    say("  sbxrun +%.2f ms over /bin/true%s; tm above: %s" % (
+        m["sbx"] - m["bare"],
+        ", bwrap +%.2f ms" % (m["bwrap"] - m["bare"]) if "bwrap" in m else "",
+        measured_text(row) if row else "-"))
+
+
 def print_phases():
     ph = RESULTS.get("phases")
     if not ph:
@@ -847,7 +895,8 @@ def main():
     except OSError:
         RESULTS["commit"] = None
 
-    groups = [("startup", scenario_startup), ("shim", scenario_shim),
+    groups = [("startup", scenario_startup), ("crosscheck", scenario_crosscheck),
+              ("shim", scenario_shim),
               ("exec", scenario_exec), ("make", scenario_make),
               ("script", scenario_script), ("git", scenario_git),
               ("python", scenario_python), ("rules", scenario_rules),
@@ -865,6 +914,7 @@ def main():
     RESULTS["duration_s"] = round(time.time() - T0, 1)
     print_summary()
     print_detail()
+    print_crosscheck()
     print_phases()
     out = os.environ.get("BENCH_OUT") or os.path.join(
         BUILD, "bench-partial.json" if (ONLY or QUICK) else "bench.json")
