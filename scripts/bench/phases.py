@@ -37,8 +37,8 @@ LINE = re.compile(r"^\s*(.*?)\s+(\d+)\s+([\d.]+):\s+([\w:]+):\s?(.*)$")
 MARKERS = [
     ("exec", None),
     ("probe", "launcher start: ld.so, conf files, policy"),
-    ("rundir", "kernel feature probe (incl. fork + unshare test)"),
-    ("spawn", "run directory + compiled policy file"),
+    ("rundir", "kernel feature probe (no fork)"),
+    ("spawn", "compiled policy file (stored by content)"),
     ("mount0", "clone(user, mnt, pid, ipc) + uid maps"),
     ("mount1", "mount view (bind, tmpfs, proc, dev)"),
     ("fork", "fork of the command (full: from pid 1; else keeper)"),
@@ -48,7 +48,7 @@ MARKERS = [
     ("cexec", "execve"),
     ("cexit", "the command itself (/bin/true, shim loaded)"),
     ("pexit", "pid 1 / keeper: reap, kill the tree, exit"),
-    ("end", "launcher: collect, remove run dir, exit"),
+    ("end", "launcher: collect, exit"),
 ]
 
 
