@@ -155,12 +155,30 @@ static int has_dots(const char *abs)
 	return 0;
 }
 
+/* A component longer than NAME_MAX, which the walk refuses even past a
+ * missing one (the kernel would stop at the missing one first). */
+static int long_name(const char *p)
+{
+	while (*p) {
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (n > NAME_MAX)
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
 /*
  * The common case in one lookup: a path that exists and has no symlink
  * anywhere resolves to itself (with repeated slashes collapsed), which is
  * what the walk below would find with one lstat per component.  openat2
- * with RESOLVE_NO_SYMLINKS proves both at once; on any failure (a link, a
- * missing tail, no openat2, no search permission) the walk decides.  Only
+ * with RESOLVE_NO_SYMLINKS proves both at once, and a missing component
+ * proves as much (below); on any other failure (a link, no openat2, no
+ * search permission) the walk decides.  Only
  * for paths without "." or "..": the walk applies ".." after the links
  * before it, which a lexical pass would not.  Returns 0 with out filled,
  * or -1 to take the walk.
@@ -173,13 +191,20 @@ static int norm_fast(const char *abs, char *out, size_t outsz)
 	};
 	int fd;
 
-	if (has_dots(abs) || sbx_path_lex(abs, NULL, out, outsz) < 0)
+	if (has_dots(abs) || sbx_path_lex(abs, NULL, out, outsz) < 0 ||
+	    long_name(out))
 		return -1;
 	fd = (int)syscall(SYS_openat2, AT_FDCWD, out, &how, sizeof(how));
-	if (fd < 0)
-		return -1;
-	close(fd);
-	return 0;
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	/* A missing component (a secret that is not there, the usual case
+	 * for most of a profile's): the lookup went left to right and would
+	 * have stopped with ELOOP at a link, so everything before it exists
+	 * and is no link, and nothing after it exists to be one.  The walk
+	 * would find the lexical path too. */
+	return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
 }
 
 int sbx_path_norm(const char *in, const char *base, const char *home,
@@ -196,7 +221,7 @@ int sbx_path_norm(const char *in, const char *base, const char *home,
 	if (!resolve)
 		return sbx_path_lex(buf, NULL, out, outsz);
 	if (norm_fast(buf, out, outsz) == 0)
-		return 0;
+		return errno = e, 0;
 	errno = e;
 	w.len = 1;
 	w.out[0] = '/';
