@@ -278,10 +278,13 @@ teardown() { sbx_teardown; }
 # mode falls back to landlock-only, which still hides the secrets
 # (judged from outside); a forced full mode fails closed and says why;
 # fallback = warn runs, loudly.  The outer sandbox lets ~/.ssh through,
-# so only the inner one can keep the canary in.
+# so only the inner one can keep the canary in.  (An ASan build of the
+# inner sbxrun gets the outer shim preloaded before its runtime, and
+# LeakSanitizer cannot attach inside a sandbox.)
 nested() {	# inner sbxrun's arguments
 	"$SBXRUN" --quiet --allow-read "$HOME/.ssh" -- \
-		env SBXRUN_PROFILE_DIR="$SBXRUN_PROFILE_DIR" sh -c \
+		env SBXRUN_PROFILE_DIR="$SBXRUN_PROFILE_DIR" \
+		ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 sh -c \
 		'mkdir -m 700 -p /tmp/xdg && XDG_RUNTIME_DIR=/tmp/xdg exec "$@"' \
 		sh "$SBXRUN" "$@"
 }
