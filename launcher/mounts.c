@@ -775,7 +775,8 @@ static int add_item(struct mctx *c, const char *path, enum mkind kind)
 
 /* A read-only extra, by its real path; silently absent when it does not
  * exist.  dir: bind the containing directory instead. */
-static int add_real(struct mctx *c, const char *path, int dir)
+static int add_real(struct mctx *c, const char *path, int dir,
+		    enum mkind kind)
 {
 	char real[PATH_MAX], *slash;
 
@@ -783,7 +784,7 @@ static int add_real(struct mctx *c, const char *path, int dir)
 		return 0;
 	if (dir && (slash = strrchr(real, '/')) != NULL)
 		slash[slash == real] = '\0';
-	return add_item(c, real, MK_RO);
+	return add_item(c, real, kind);
 }
 
 /* /dev and /proc are rebuilt from scratch below; rules there (landlock-only
@@ -831,18 +832,21 @@ static int collect_extras(struct mctx *c)
 	if (lstat("/var/run", &st) == 0 && S_ISDIR(st.st_mode) &&
 	    add_item(c, "/var/run", MK_HIDE) < 0)
 		return -1;
-	if (c->l->policy_file && add_real(c, c->l->policy_file, 1) < 0)
+	/* The store of compiled policies holds other projects' too: hide
+	 * it, and bring back this run's file alone. */
+	if (c->l->policy_file && (add_real(c, c->l->policy_file, 1, MK_HIDE) < 0 ||
+				  add_real(c, c->l->policy_file, 0, MK_RO) < 0))
 		return -1;
-	if (c->l->shim_path && add_real(c, c->l->shim_path, 0) < 0)
+	if (c->l->shim_path && add_real(c, c->l->shim_path, 0, MK_RO) < 0)
 		return -1;
 	for (i = 0; i < p->unix_sockets.n; i++)
-		if (add_real(c, p->unix_sockets.v[i], 0) < 0)
+		if (add_real(c, p->unix_sockets.v[i], 0, MK_RO) < 0)
 			return -1;
 	if (p->net != SBX_NET_ON)
 		return 0;
-	if (add_real(c, "/run/systemd/resolve", 0) < 0)
+	if (add_real(c, "/run/systemd/resolve", 0, MK_RO) < 0)
 		return -1;
-	return add_real(c, "/etc/resolv.conf", 0);
+	return add_real(c, "/etc/resolv.conf", 0, MK_RO);
 }
 
 static int item_cmp(const void *a, const void *b)

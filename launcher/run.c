@@ -498,7 +498,7 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
 		return SBX_E_NOMEM;
 	}
-	if (sbx_rundir_create(&c->rd, err) < 0)
+	if (sbx_rundir_create(&c->rd, c->s->pol.home, err) < 0)
 		return SBX_E_RUN;
 	rc = write_policy(&c->pol, c->mode, &c->rd, err);
 	if (rc == 0)
@@ -577,18 +577,17 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	}
 	sbx_features_probe(&c->feat, 1);
 	rc = launch_in_mode(c, res, &err);
-	if (rc == SBX_LAUNCH_NO_USERNS) {
-		/* The quick probe assumed user namespaces: now that they
-		 * failed, find out why, and decide the mode again. */
-		if (c->feat.userns_assumed)
-			sbx_features_probe(&c->feat, 0);
-		if (c->feat.userns) {
-			c->feat.userns = 0;
-			snprintf(c->feat.userns_why, sizeof(c->feat.userns_why),
-				 "%s", err.msg);
-		}
-		rc = launch_in_mode(c, res, &err);
+	if (rc == SBX_LAUNCH_NO_USERNS && c->feat.userns_assumed) {
+		/* The quick probe assumed user namespaces and the kernel
+		 * refused them: find out why, and decide the mode again.  If
+		 * the trial works after all, the launch's own error stands:
+		 * no silent change of mode for a failure we cannot explain. */
+		sbx_features_probe(&c->feat, 0);
+		if (!c->feat.userns)
+			rc = launch_in_mode(c, res, &err);
 	}
+	if (rc == SBX_LAUNCH_NO_USERNS)
+		rc = SBX_E_KERNEL;
 	if (rc != SBX_OK)
 		goto fail;
 	fill_layers(res, c->mode, &c->feat, s);

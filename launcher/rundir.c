@@ -26,20 +26,30 @@ static int fail(struct sbx_err *err, const char *what, const char *path)
 	return -1;
 }
 
-/* base exists, is a real directory, ours, and private. */
+/*
+ * base exists, is a real directory of ours, and private.  A directory of
+ * ours that others may enter is made private again rather than refused:
+ * landlock-only mode cannot stop a chmod from inside (Landlock has no
+ * attribute rights), and refusing would let any sandbox stop every later
+ * run, or push the store somewhere it can write.
+ */
 static int private_dir(const char *base)
 {
 	struct stat st;
+	int fd;
 
 	if (mkdir(base, 0700) < 0 && errno != EEXIST)
 		return -1;
-	if (lstat(base, &st) < 0)
+	fd = open(base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
 		return -1;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 077)) {
+	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() ||
+	    ((st.st_mode & 077) && fchmod(fd, 0700) < 0)) {
+		close(fd);
 		errno = EPERM;
 		return -1;
 	}
+	close(fd);
 	return 0;
 }
 
@@ -123,39 +133,39 @@ static int private_dir_chain(const char *dir)
 	return private_dir(dir);
 }
 
-static void pick_base(struct sbx_rundir *rd)
+/* $XDG_RUNTIME_DIR/sbxrun when that is ours and private, else under the
+ * home (read-only inside on every shipped profile).  Never /tmp: in
+ * landlock-only mode every sandbox of the user can write there. */
+static int pick_base(struct sbx_rundir *rd, const char *home)
 {
-	const char *xdg = getenv("XDG_RUNTIME_DIR"), *home;
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	struct stat st;
 
 	if (xdg && xdg[0] == '/' && stat(xdg, &st) == 0 &&
 	    st.st_uid == geteuid() && !(st.st_mode & 077)) {
 		snprintf(rd->base, sizeof(rd->base), "%s/sbxrun", xdg);
 		if (private_dir(rd->base) == 0)
-			return;
+			return 0;
 	}
-	/* Not /tmp: in landlock-only mode the sandbox can write there.  The
-	 * home directory is read-only inside on every shipped profile. */
-	home = getenv("HOME");
-	if (home && home[0] == '/') {
-		snprintf(rd->base, sizeof(rd->base), "%s/.cache/sbxrun", home);
-		if (private_dir_chain(rd->base) == 0) {
-			snprintf(rd->base, sizeof(rd->base), "%s/.cache/sbxrun/run",
-				 home);
-			return;
-		}
+	if (!home || home[0] != '/') {
+		errno = ENOENT;
+		return -1;
 	}
-	snprintf(rd->base, sizeof(rd->base), "/tmp/sbxrun-%u",
-		 (unsigned)geteuid());
+	snprintf(rd->base, sizeof(rd->base), "%s/.cache/sbxrun", home);
+	if (private_dir_chain(rd->base) < 0)
+		return -1;
+	snprintf(rd->base, sizeof(rd->base), "%s/.cache/sbxrun/run", home);
+	return private_dir(rd->base);
 }
 
-int sbx_rundir_create(struct sbx_rundir *rd, struct sbx_err *err)
+int sbx_rundir_create(struct sbx_rundir *rd, const char *home,
+		      struct sbx_err *err)
 {
 	memset(rd, 0, sizeof(*rd));
 	rd->fd = -1;
-	pick_base(rd);
-	if (private_dir(rd->base) < 0)
-		return fail(err, "cannot use the state directory", rd->base);
+	if (pick_base(rd, home) < 0)
+		return fail(err, "cannot use the state directory",
+			    rd->base[0] ? rd->base : "(no home directory)");
 	return 0;
 }
 

@@ -1,8 +1,8 @@
 /*
  * rundir.h - where the compiled policy the shim reads lives on the host:
  * $XDG_RUNTIME_DIR/sbxrun when that is a private directory of ours, else
- * ~/.cache/sbxrun/run (read-only inside the sandbox), and /tmp/sbxrun-UID
- * only without a home.
+ * ~/.cache/sbxrun/run of the policy's home (read-only inside the sandbox);
+ * never /tmp.
  *
  * Policies are stored by content: policy-<XXH3-128 of the bytes>, written
  * once (a temporary file renamed into place) and reused by every later
@@ -25,8 +25,9 @@ struct sbx_rundir {
 	int fd;			/* holds the shared lock; -1 */
 };
 
-/* Find (or make) the private base directory. */
-int sbx_rundir_create(struct sbx_rundir *rd, struct sbx_err *err);
+/* Find (or make, or make private again) the base directory. */
+int sbx_rundir_create(struct sbx_rundir *rd, const char *home,
+		      struct sbx_err *err);
 /* Store the policy (or find it stored) and lock it for this run. */
 int sbx_rundir_put(struct sbx_rundir *rd, const void *data, size_t len,
 		   struct sbx_err *err);

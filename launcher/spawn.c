@@ -1114,7 +1114,11 @@ static int start_full(struct sup *s)
 	if (pid == 0)
 		pid1_main(s);
 	if (pid < 0) {
-		s->clone_failed = 1;
+		/* Refused namespaces, as opposed to a machine out of
+		 * processes or memory, which must not change the mode. */
+		s->clone_failed = errno == EPERM || errno == EINVAL ||
+				  errno == ENOSPC || errno == EUSERS ||
+				  errno == EACCES || errno == ENOSYS;
 		return errf(s->err, "namespaces: clone(user, mount, pid, "
 			    "ipc%s): %m (see sbxrun --status)",
 			    loop ? ", net" : "");

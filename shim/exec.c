@@ -18,7 +18,21 @@
 
 static int has_exec_rules(void)
 {
-	return shim_g.active && shim_g.pol.hdr->nexec > 0;
+	return (shim_g.active && shim_g.pol.hdr->nexec > 0) || shim_g.broken;
+}
+
+/* The policy named by SBXRUN_POLICY did not load: refuse, loudly. */
+static int refuse_broken(const char *shown)
+{
+	static const char a[] = "sbxrun: refused to run '";
+	static const char b[] = "': the sandbox's compiled policy "
+				"(SBXRUN_POLICY) could not be loaded, so its "
+				"exec rules cannot be checked\n";
+
+	sys_write_all(2, a, sizeof(a) - 1);
+	sys_write_all(2, shown, strlen(shown));
+	sys_write_all(2, b, sizeof(b) - 1);
+	return EACCES;
 }
 
 /* The program as the message names it: argv[0] as the caller wrote it. */
@@ -30,8 +44,11 @@ static const char *shown_name(const char *path, char *const argv[])
 static int check_resolved(const char *abs, const char *path,
 			  char *const argv[])
 {
-	const struct sbx_cpol_exec *e =
-		sbx_cpol_exec_check(&shim_g.pol, abs, argv);
+	const struct sbx_cpol_exec *e;
+
+	if (shim_g.broken)
+		return refuse_broken(shown_name(path, argv));
+	e = sbx_cpol_exec_check(&shim_g.pol, abs, argv);
 
 	if (!e)
 		return 0;

@@ -218,17 +218,23 @@ static void summarise_rules(void)
 		shim_g.app |= CHK_MODIFY | CHK_TREE | CHK_NAME;
 }
 
-/* On any failure the shim stays silent and passes everything through. */
+/* On a failure the shim passes file calls through (the kernel layers
+ * still decide them) but refuses to start programs: it can no longer
+ * check the exec rules, and a policy that went missing or bad under a
+ * running sandbox is a fault or an attack (exec.c says which). */
 static void load_policy(const char *path)
 {
 	const char *why;
 	size_t len = 0;
 	void *buf = read_policy(path, &len);
 
-	if (!buf)
+	if (!buf) {
+		shim_g.broken = 1;
 		return;
+	}
 	if (sbx_cpol_view(buf, len, &shim_g.pol, &why) < 0) {
 		munmap(buf, len);
+		shim_g.broken = 1;
 		return;
 	}
 	summarise_rules();

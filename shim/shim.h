@@ -110,6 +110,8 @@ struct shim_var_copy {
 struct shim_state {
 	struct sbx_cpol pol;	/* valid when active */
 	int active;		/* a validated policy is loaded */
+	int broken;		/* SBXRUN_POLICY named one that did not load:
+				 * programs are refused (exec.c) */
 	int repair;		/* we run under sbxrun: repair exec envs */
 	int quiet;		/* no stderr (QUIET or REPORT_ONLY) */
 	unsigned app;		/* CHK_* bits some rule makes relevant;

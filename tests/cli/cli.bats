@@ -335,3 +335,15 @@ nested() {	# inner sbxrun's arguments
 	[[ "$output" == *ran* ]]
 	no_canary "$output"
 }
+
+@test "HOME unset: the policy store is under the home from /etc/passwd, never /tmp" {
+	pwhome=$(getent passwd "$(id -u)" | cut -d: -f6)
+	run env -u HOME "$SBXRUN" -c 'echo "$SBXRUN_POLICY"'
+	echo "$output"
+	[[ "$output" != *"/tmp/sbxrun"* ]]
+	if [ "$status" -eq 0 ]; then
+		[[ "${lines[-1]}" == "$pwhome/.cache/sbxrun/run/policy-"* ]]
+	else
+		[[ "$output" == *"cannot use the state directory"* ]]
+	fi
+}

@@ -212,3 +212,37 @@ plant_in_state_dir() {	# extra sbxrun args...
 	echo "$output"
 	assert_absent "$P/notes/a.sh" "$P/notes/b.sh" "$P/notes/c.sh" "$P/notes/d.sh"
 }
+
+# Landlock has no attribute rights: a landlock-only sandbox can chmod the
+# policy store.  The next run makes it private again instead of refusing
+# it, and never moves the store to /tmp, where sandboxes can write.
+@test "LCH-03 a chmod of the policy store from inside: the next run repairs it" {
+	xsbx -- true
+	xsbx -c "chmod 755 '$HOME/.cache/sbxrun' '$HOME/.cache/sbxrun/run'; chmod 644 \"\$SBXRUN_POLICY\"; true" || true
+	run xsbx -c 'echo "$SBXRUN_POLICY"'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "$HOME/.cache/sbxrun/run/policy-"* ]]
+	[ "$(stat -c %a "$HOME/.cache/sbxrun")" = 700 ]
+	[ "$(stat -c %a "$HOME/.cache/sbxrun/run")" = 700 ]
+	[ "$(stat -c %a "${lines[0]}")" = 444 ]
+}
+
+# Full mode shows the run its own compiled policy, not the store: other
+# projects' policies name their paths and rules.  (landlock-only mode
+# cannot hide siblings cheaply: there the store stays readable, and only
+# read-only, like the conf files the policies come from.)
+@test "LCH-03 the policy store: own policy readable, others hidden in full mode" {
+	xsbx -- true
+	xsbx --hide "$P/other-$MARK" -- true
+	[ "$(ls "$HOME/.cache/sbxrun/run" | wc -l)" -ge 2 ]
+	run xsbx -c 'head -c 4 "$SBXRUN_POLICY" | od -c | head -1; ls -A "$(dirname "$SBXRUN_POLICY")"; touch "$(dirname "$SBXRUN_POLICY")/x" && echo WROTE; true'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *WROTE* ]]
+	[ ! -e "$HOME/.cache/sbxrun/run/x" ]
+	[ -n "${lines[0]}" ]
+	if [ "$(eff_mode)" = full ]; then
+		[ "$(printf '%s\n' "$output" | grep -c '^policy-')" -eq 1 ]
+	fi
+}

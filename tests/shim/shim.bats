@@ -95,6 +95,20 @@ need_userns() {
 	[ "$output" = "3 0" ] && [ -z "$stderr" ]
 }
 
+# A policy that went missing or bad under a sandbox: the exec rules can no
+# longer be checked, so programs are refused, loudly (fail closed).
+@test "a policy named but not loadable: programs are refused, with the reason" {
+	head -c 100 /dev/urandom > "$T/bad.pol"
+	for pol in "$T/bad.pol" "$T/missing"; do
+		rm -f "$T/ran"
+		run --separate-stderr env LD_PRELOAD="$SHIM" SBXRUN_POLICY="$pol" \
+			/bin/sh -c "/bin/touch '$T/ran'"
+		[ "$status" -ne 0 ]
+		[[ "$stderr" == *"refused to run '/bin/touch'"*"could not be loaded"* ]]
+		[ ! -e "$T/ran" ]
+	done
+}
+
 # Every interposer, allowed: same output and same effect with the shim.
 @test "allowed calls are unchanged: rc, errno and effect, for every interposer" {
 	cmds=(
