@@ -503,7 +503,7 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 	rc = write_policy(&c->pol, c->mode, &c->rd, err);
 	if (rc == 0)
 		rc = do_launch(c, res, err);
-	sbx_rundir_remove(&c->rd);
+	sbx_rundir_release(&c->rd);
 	if (rc == SBX_LAUNCH_NO_USERNS && c->mode == SBX_KMODE_FULL)
 		return rc;
 	return rc < 0 ? SBX_E_RUN : SBX_OK;

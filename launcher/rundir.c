@@ -218,16 +218,13 @@ static int store(struct sbx_rundir *rd, const void *data, size_t len,
 		 struct sbx_err *err)
 {
 	char tmp[PATH_MAX];
-	uint64_t r = XXH3_64bits(rd->path, strlen(rd->path)) ^
-		     ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
 	int fd, ok;
 
-	snprintf(tmp, sizeof(tmp), "%s/.new-%ld-%016llx", rd->base,
-		 (long)getpid(), (unsigned long long)r);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+	snprintf(tmp, sizeof(tmp), "%s/.new-XXXXXX", rd->base);
+	fd = mkostemp(tmp, O_CLOEXEC);	/* O_EXCL, never follows a link */
 	if (fd < 0)
 		return fail(err, "cannot create", tmp);
-	ok = write(fd, data, len) == (ssize_t)len;
+	ok = write(fd, data, len) == (ssize_t)len && fchmod(fd, 0444) == 0;
 	close(fd);
 	if (!ok || rename(tmp, rd->path) < 0) {
 		fail(err, "cannot write", tmp);
@@ -266,7 +263,7 @@ int sbx_rundir_put(struct sbx_rundir *rd, const void *data, size_t len,
 	return fail(err, "cannot keep", rd->path);
 }
 
-void sbx_rundir_remove(struct sbx_rundir *rd)
+void sbx_rundir_release(struct sbx_rundir *rd)
 {
 	if (rd->fd >= 0)
 		close(rd->fd);

@@ -32,6 +32,6 @@ int sbx_rundir_create(struct sbx_rundir *rd, const char *home,
 int sbx_rundir_put(struct sbx_rundir *rd, const void *data, size_t len,
 		   struct sbx_err *err);
 /* The run is over: release the lock (the file stays for the next run). */
-void sbx_rundir_remove(struct sbx_rundir *rd);
+void sbx_rundir_release(struct sbx_rundir *rd);
 
 #endif
