@@ -3,7 +3,7 @@
  *
  * A build tool, not part of sbxrun: it builds each variant of the filter
  * with libseccomp and prints them as C arrays (seccomp_bpf.h), which
- * launcher/seccomp.c loads with one seccomp(2) call.  Building a filter
+ * launcher/kernel/linux/seccomp.c loads with one seccomp(2) call.  Building a filter
  * with libseccomp costs about 0.3 ms and a library in every launch; a
  * precompiled program costs neither.  The filter depends only on the
  * architecture and libseccomp, both fixed at build time, and on two
