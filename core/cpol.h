@@ -18,46 +18,47 @@
 
 #include "policy.h"
 
-#define SBX_CPOL_MAGIC		"SBXPOL\0"	/* 8 bytes with the NUL */
-#define SBX_CPOL_VERSION	1u
-#define SBX_CPOL_MAX_BYTES	(4u << 20)
-#define SBX_CPOL_MAX_RULES	8192u
-#define SBX_CPOL_MAX_EXEC	1024u
-#define SBX_CPOL_MAX_ALLOW	1024u
-#define SBX_CPOL_MAX_SOCK	256u
+#define SBX_CPOL_MAGIC "SBXPOL\0" /* 8 bytes with the NUL */
+#define SBX_CPOL_VERSION 1u
+#define SBX_CPOL_MAX_BYTES (4u << 20)
+#define SBX_CPOL_MAX_RULES 8192u
+#define SBX_CPOL_MAX_EXEC 1024u
+#define SBX_CPOL_MAX_ALLOW 1024u
+#define SBX_CPOL_MAX_SOCK 256u
 
 /* Header flags */
-#define SBX_CPOL_F_QUIET	0x1u	/* no messages on stderr */
-#define SBX_CPOL_F_REPORT_ONLY	0x2u	/* messages to the report only */
-#define SBX_CPOL_F_APPRULES	0x4u	/* some rule has suffixes/max bytes */
-#define SBX_CPOL_F_SHIM_PROTECT	0x8u	/* protect rules enforced by the shim
+#define SBX_CPOL_F_QUIET 0x1u /* no messages on stderr */
+#define SBX_CPOL_F_REPORT_ONLY 0x2u /* messages to the report only */
+#define SBX_CPOL_F_APPRULES 0x4u /* some rule has suffixes/max bytes */
+#define SBX_CPOL_F_SHIM_PROTECT \
+	0x8u /* protect rules enforced by the shim
 					 * (landlock-only mode) */
 
 struct sbx_cpol_hdr {
 	char magic[8];
 	uint32_t version;
-	uint32_t size;		/* whole buffer, header included */
-	uint64_t checksum;	/* XXH3-64 of bytes [offsetof(flags), size):
+	uint32_t size; /* whole buffer, header included */
+	uint64_t checksum; /* XXH3-64 of bytes [offsetof(flags), size):
 				 * everything after this field */
 	uint32_t flags;
-	uint32_t net;		/* enum sbx_net */
+	uint32_t net; /* enum sbx_net */
 	uint32_t nrules, off_rules;
 	uint32_t nexec, off_exec;
 	uint32_t nallow, off_allow;
-	uint32_t nsock, off_sock;	/* uint32_t string offsets */
+	uint32_t nsock, off_sock; /* uint32_t string offsets */
 	uint32_t off_strings, len_strings;
-	uint32_t project;	/* string offsets */
+	uint32_t project; /* string offsets */
 	uint32_t home;
 	uint32_t profile;
-	uint32_t kmode;		/* enum sbx_kmode actually in force */
-	uint64_t fsize_limit;	/* RLIMIT_FSIZE in force, 0 none */
+	uint32_t kmode; /* enum sbx_kmode actually in force */
+	uint64_t fsize_limit; /* RLIMIT_FSIZE in force, 0 none */
 };
 
 struct sbx_cpol_rule {
-	uint32_t root;		/* string offset */
+	uint32_t root; /* string offset */
 	uint32_t rootlen;
-	uint32_t mode;		/* enum sbx_pmode */
-	uint32_t flags;		/* SBX_RF_* */
+	uint32_t mode; /* enum sbx_pmode */
+	uint32_t flags; /* SBX_RF_* */
 	uint32_t nsuffixes;
 	uint32_t suffixes[SBX_MAX_SUFFIXES];
 	uint64_t max_file_bytes;

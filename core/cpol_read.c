@@ -21,7 +21,8 @@ static int section_ok(uint32_t off, uint32_t n, size_t sz, size_t len)
 {
 	uint64_t end = (uint64_t)off + (uint64_t)n * sz;
 
-	return (off & 7) == 0 && off >= sizeof(struct sbx_cpol_hdr) && end <= len;
+	return (off & 7) == 0 && off >= sizeof(struct sbx_cpol_hdr) &&
+	       end <= len;
 }
 
 /* A string offset names a NUL-terminated string inside the table. */
@@ -39,8 +40,7 @@ static int rules_ok(const struct sbx_cpol *v)
 
 		if (!str_ok(v, r->root) || !str_ok(v, r->src_file) ||
 		    r->mode < SBX_RW || r->mode > SBX_HIDE ||
-		    r->nsuffixes > SBX_MAX_SUFFIXES ||
-		    v->str[r->root] != '/' ||
+		    r->nsuffixes > SBX_MAX_SUFFIXES || v->str[r->root] != '/' ||
 		    strlen(v->str + r->root) != r->rootlen)
 			return 0;
 		for (uint32_t j = 0; j < r->nsuffixes; j++)
@@ -68,7 +68,8 @@ static int exec_ok(const struct sbx_cpol *v)
 				return 0;
 	}
 	for (uint32_t i = 0; i < v->hdr->nallow; i++)
-		if (!str_ok(v, v->allow[i].text) || !str_ok(v, v->allow[i].host))
+		if (!str_ok(v, v->allow[i].text) ||
+		    !str_ok(v, v->allow[i].host))
 			return 0;
 	for (uint32_t i = 0; i < v->hdr->nsock; i++)
 		if (!str_ok(v, v->sock[i]))
@@ -89,9 +90,12 @@ static const char *header_problem(const struct sbx_cpol_hdr *h, size_t len)
 	if (h->nrules > SBX_CPOL_MAX_RULES || h->nexec > SBX_CPOL_MAX_EXEC ||
 	    h->nallow > SBX_CPOL_MAX_ALLOW || h->nsock > SBX_CPOL_MAX_SOCK)
 		return "too many entries";
-	if (!section_ok(h->off_rules, h->nrules, sizeof(struct sbx_cpol_rule), len) ||
-	    !section_ok(h->off_exec, h->nexec, sizeof(struct sbx_cpol_exec), len) ||
-	    !section_ok(h->off_allow, h->nallow, sizeof(struct sbx_cpol_allow), len) ||
+	if (!section_ok(h->off_rules, h->nrules, sizeof(struct sbx_cpol_rule),
+			len) ||
+	    !section_ok(h->off_exec, h->nexec, sizeof(struct sbx_cpol_exec),
+			len) ||
+	    !section_ok(h->off_allow, h->nallow, sizeof(struct sbx_cpol_allow),
+			len) ||
 	    !section_ok(h->off_sock, h->nsock, sizeof(uint32_t), len) ||
 	    !section_ok(h->off_strings, h->len_strings, 1, len) ||
 	    h->len_strings == 0)

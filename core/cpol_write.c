@@ -129,7 +129,8 @@ static int too_big(const struct sbx_policy *p, struct sbx_err *err)
 	    p->nallow <= SBX_CPOL_MAX_ALLOW &&
 	    p->unix_sockets.n <= SBX_CPOL_MAX_SOCK)
 		return 0;
-	snprintf(err->msg, sizeof(err->msg), "policy too large to compile "
+	snprintf(err->msg, sizeof(err->msg),
+		 "policy too large to compile "
 		 "(at most %u path rules, %u exec rules, %u allow entries)",
 		 SBX_CPOL_MAX_RULES, SBX_CPOL_MAX_EXEC, SBX_CPOL_MAX_ALLOW);
 	return 1;
@@ -148,15 +149,18 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 		return -1;
 	h.off_rules = (uint32_t)align8(sizeof(h));
 	h.nrules = (uint32_t)p->nrules;
-	h.off_exec = (uint32_t)align8(h.off_rules + p->nrules * sizeof(struct sbx_cpol_rule));
+	h.off_exec = (uint32_t)align8(h.off_rules +
+				      p->nrules * sizeof(struct sbx_cpol_rule));
 	h.nexec = (uint32_t)p->nexec;
-	h.off_allow = (uint32_t)align8(h.off_exec + p->nexec * sizeof(struct sbx_cpol_exec));
+	h.off_allow = (uint32_t)align8(h.off_exec +
+				       p->nexec * sizeof(struct sbx_cpol_exec));
 	h.nallow = (uint32_t)p->nallow;
-	h.off_sock = (uint32_t)align8(h.off_allow + p->nallow * sizeof(struct sbx_cpol_allow));
+	h.off_sock = (uint32_t)align8(
+		h.off_allow + p->nallow * sizeof(struct sbx_cpol_allow));
 	h.nsock = (uint32_t)p->unix_sockets.n;
 	off = align8(h.off_sock + p->unix_sockets.n * sizeof(uint32_t));
 	buf = calloc(1, off);
-	st.buf = calloc(1, 256);	/* offset 0 is the empty string */
+	st.buf = calloc(1, 256); /* offset 0 is the empty string */
 	st.cap = 256;
 	st.len = 1;
 	if (!buf || !st.buf)
@@ -164,7 +168,8 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 	if (fill_rules(p, (void *)(buf + h.off_rules), &st, &flags) < 0)
 		goto oom;
 	fill_exec(p, (void *)(buf + h.off_exec), &st);
-	fill_allow(p, (void *)(buf + h.off_allow), (void *)(buf + h.off_sock), &st);
+	fill_allow(p, (void *)(buf + h.off_allow), (void *)(buf + h.off_sock),
+		   &st);
 	h.project = st_add(&st, p->project);
 	h.home = st_add(&st, p->home);
 	h.profile = st_add(&st, p->profile);
@@ -172,7 +177,8 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 	if (st.oom)
 		goto oom;
 	if (total > SBX_CPOL_MAX_BYTES) {
-		snprintf(err->msg, sizeof(err->msg), "policy too large to compile");
+		snprintf(err->msg, sizeof(err->msg),
+			 "policy too large to compile");
 		goto fail;
 	}
 	h.off_strings = (uint32_t)off;
@@ -195,7 +201,8 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 	/* The checksum covers every byte after itself, header fields
 	 * included; magic, version and size are checked exactly. */
 	memcpy(buf, &h, sizeof(h));
-	h.checksum = XXH3_64bits(buf + SBX_CPOL_SUM_FROM, total - SBX_CPOL_SUM_FROM);
+	h.checksum =
+		XXH3_64bits(buf + SBX_CPOL_SUM_FROM, total - SBX_CPOL_SUM_FROM);
 	memcpy(buf, &h, sizeof(h));
 	free(st.buf);
 	*bufp = buf;

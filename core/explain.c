@@ -32,7 +32,9 @@ void sbx_writable_list(char *buf, size_t sz, const struct sbx_policy *p)
 
 static const char *opword(enum sbx_op op)
 {
-	return op == SBX_OP_WRITE ? "write" : op == SBX_OP_EXEC ? "run" : "read";
+	return op == SBX_OP_WRITE  ? "write"
+	       : op == SBX_OP_EXEC ? "run"
+				   : "read";
 }
 
 static void suffix_list(char *buf, size_t sz, const struct sbx_path_rule *r)
@@ -56,41 +58,49 @@ static void explain_denied(char *buf, size_t sz, const struct sbx_policy *p,
 
 	switch (d.verdict) {
 	case SBX_DENY_HIDDEN:
-		snprintf(buf, sz, "sbxrun: cannot %s '%s': hidden by the sandbox "
+		snprintf(buf, sz,
+			 "sbxrun: cannot %s '%s': hidden by the sandbox "
 			 "policy (secrets; rule %s from %s); to allow: sbxrun "
-			 "--allow-read %s", opword(op), shown, r->root, src,
-			 resolved);
+			 "--allow-read %s",
+			 opword(op), shown, r->root, src, resolved);
 		break;
 	case SBX_DENY_READONLY:
 		sbx_writable_list(list, sizeof(list), p);
-		snprintf(buf, sz, "sbxrun: cannot write '%s': %s (writable: %s; "
-			 "rule %s from %s); to allow: sbxrun --allow-write %s",
-			 shown, (r->flags & SBX_RF_PROTECT) ?
-			 "protected, read-only even inside the project (it "
-			 "could run code outside the sandbox later)" :
-			 "read-only in this sandbox", list, r->root, src,
-			 resolved);
+		snprintf(
+			buf, sz,
+			"sbxrun: cannot write '%s': %s (writable: %s; "
+			"rule %s from %s); to allow: sbxrun --allow-write %s",
+			shown,
+			(r->flags & SBX_RF_PROTECT)
+				? "protected, read-only even inside the project (it "
+				  "could run code outside the sandbox later)"
+				: "read-only in this sandbox",
+			list, r->root, src, resolved);
 		break;
 	case SBX_DENY_SUFFIX:
 		suffix_list(list, sizeof(list), r);
 		dot = strrchr(shown, '.');
-		snprintf(buf, sz, "sbxrun: cannot write '%s': suffix '%s' not "
-			 "allowed under %s (allowed: %s)", shown,
-			 dot && !strchr(dot, '/') ? dot : "", r->root, list);
+		snprintf(buf, sz,
+			 "sbxrun: cannot write '%s': suffix '%s' not "
+			 "allowed under %s (allowed: %s)",
+			 shown, dot && !strchr(dot, '/') ? dot : "", r->root,
+			 list);
 		break;
 	case SBX_DENY_SIZE:
-		snprintf(buf, sz, "sbxrun: cannot %s '%s': %" PRId64 " bytes, over "
-			 "the %" PRIu64 "-byte limit for %s", opword(op), shown,
-			 size, r->max_file_bytes, r->root);
+		snprintf(buf, sz,
+			 "sbxrun: cannot %s '%s': %" PRId64 " bytes, over "
+			 "the %" PRIu64 "-byte limit for %s",
+			 opword(op), shown, size, r->max_file_bytes, r->root);
 		break;
 	case SBX_DENY_NOTCOVERED:
-		snprintf(buf, sz, "sbxrun: cannot %s '%s': outside every path "
+		snprintf(buf, sz,
+			 "sbxrun: cannot %s '%s': outside every path "
 			 "the sandbox policy allows; to allow: sbxrun "
-			 "--allow-%s %s", opword(op), shown,
+			 "--allow-%s %s",
+			 opword(op), shown,
 			 op == SBX_OP_WRITE ? "write" : "read", resolved);
 		break;
-	case SBX_ALLOW:
-		break;
+	case SBX_ALLOW: break;
 	}
 }
 
@@ -100,14 +110,16 @@ void sbx_explain_path(char *buf, size_t sz, const struct sbx_policy *p,
 {
 	char src[600];
 
-	sbx_src_format(src, sizeof(src), d.rule ? d.rule->src :
-		       (struct sbx_src){ 0 });
+	sbx_src_format(src, sizeof(src),
+		       d.rule ? d.rule->src : (struct sbx_src){ 0 });
 	if (d.verdict != SBX_ALLOW) {
 		explain_denied(buf, sz, p, shown, resolved, op, d, size, src);
 		return;
 	}
 	snprintf(buf, sz, "'%s' can be %s: %s (rule %s %s from %s)", resolved,
-		 op == SBX_OP_WRITE ? "written" : op == SBX_OP_EXEC ? "run" :
-		 "read", d.rule->mode == SBX_RW ? "writable" : "read-only",
+		 op == SBX_OP_WRITE  ? "written"
+		 : op == SBX_OP_EXEC ? "run"
+				     : "read",
+		 d.rule->mode == SBX_RW ? "writable" : "read-only",
 		 d.rule->root, sbx_pmode_name(d.rule->mode), src);
 }

@@ -18,7 +18,7 @@ static int bracket(const char *p, char c, const char **end)
 
 	if (neg)
 		p++;
-	if (!*p) {	/* "[!" or "[^" ends the pattern: no set, no match */
+	if (!*p) { /* "[!" or "[^" ends the pattern: no set, no match */
 		*end = p;
 		return 0;
 	}
@@ -46,7 +46,8 @@ int sbx_glob(const char *pat, const char *s)
 		} else if (*pat == '?') {
 			pat++;
 			s++;
-		} else if (*pat == '[' && pat[1] && bracket(pat + 1, *s, &end)) {
+		} else if (*pat == '[' && pat[1] &&
+			   bracket(pat + 1, *s, &end)) {
 			pat = end;
 			s++;
 		} else if (*pat && *pat != '[' && *pat == *s) {

@@ -53,7 +53,8 @@ static int valid_hostname(const char *h)
 			if (label == 0)
 				return 0;
 			label = 0;
-		} else if ((*h >= 'a' && *h <= 'z') || (*h >= 'A' && *h <= 'Z') ||
+		} else if ((*h >= 'a' && *h <= 'z') ||
+			   (*h >= 'A' && *h <= 'Z') ||
 			   (*h >= '0' && *h <= '9') || *h == '-' || *h == '_') {
 			if (++label > 63)
 				return 0;
@@ -67,9 +68,8 @@ static int valid_hostname(const char *h)
 /* Is this address (with prefix) inside link-local / metadata space? */
 static int forbidden_addr(int af, const unsigned char *a, int prefix)
 {
-	static const unsigned char v4mapped[12] = {
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
-	};
+	static const unsigned char v4mapped[12] = { 0, 0, 0, 0, 0,    0,
+						    0, 0, 0, 0, 0xff, 0xff };
 
 	if (af == AF_INET)
 		return a[0] == 169 && a[1] == 254 && prefix >= 16;
@@ -99,7 +99,7 @@ static int split_host_port(char *s, char **host, uint16_t *port)
 		return c[1] ? -1 : 0;
 	}
 	c = strchr(s, ':');
-	if (c && strchr(c + 1, ':'))	/* bare IPv6, no port */
+	if (c && strchr(c + 1, ':')) /* bare IPv6, no port */
 		c = NULL;
 	if (c) {
 		*c = '\0';
@@ -133,7 +133,8 @@ static int parse_addr(struct sbx_net_allow *a, char *host, const char *e,
 		a->prefix = (int)v;
 	}
 	if (forbidden_addr(af, buf, a->prefix))
-		return bad(err, e, "link-local and cloud metadata addresses "
+		return bad(err, e,
+			   "link-local and cloud metadata addresses "
 			   "are never reachable from the sandbox");
 	return 0;
 }
@@ -149,7 +150,8 @@ int sbx_policy_add_allow(struct sbx_policy *p, const char *entry,
 		return bad(err, entry, "out of memory");
 	if (split_host_port(copy, &host, &a.port) < 0) {
 		free(copy);
-		return bad(err, entry, "expected host, *.domain, host:port or "
+		return bad(err, entry,
+			   "expected host, *.domain, host:port or "
 			   "ip/prefix:port (ports 1-65535)");
 	}
 	r = parse_addr(&a, host, entry, err);

@@ -23,10 +23,10 @@
 #define SBX_MAXLINKS 40
 
 struct walk {
-	char out[PATH_MAX];	/* resolved so far, absolute */
+	char out[PATH_MAX]; /* resolved so far, absolute */
 	size_t len;
-	char todo[PATH_MAX * 2];/* remaining components, '/'-separated */
-	int exists;		/* the prefix in out exists */
+	char todo[PATH_MAX * 2]; /* remaining components, '/'-separated */
+	int exists; /* the prefix in out exists */
 	int links;
 };
 
@@ -79,8 +79,8 @@ static int splice_link(struct walk *w, const char *rest)
 		w->out[0] = '/';
 		w->out[1] = '\0';
 	}
-	m = snprintf(next, sizeof(next), "%s%s%s", target,
-		     *rest ? "/" : "", rest);
+	m = snprintf(next, sizeof(next), "%s%s%s", target, *rest ? "/" : "",
+		     rest);
 	if (m < 0 || (size_t)m >= sizeof(next))
 		return errno = ENAMETOOLONG, -1;
 	memcpy(w->todo, next, (size_t)m + 1);
@@ -140,7 +140,7 @@ static int step(struct walk *w)
 #endif
 #define SBX_RESOLVE_NO_SYMLINKS 0x04
 
-struct sbx_how {		/* struct open_how */
+struct sbx_how { /* struct open_how */
 	uint64_t flags, mode, resolve;
 };
 
@@ -249,6 +249,6 @@ int sbx_path_cmp(const char *a, const char *b)
 	for (; *a == *b; a++, b++)
 		if (!*a)
 			return 0;
-	return tree_rank((unsigned char)*a) < tree_rank((unsigned char)*b) ?
-	       -1 : 1;
+	return tree_rank((unsigned char)*a) < tree_rank((unsigned char)*b) ? -1
+									   : 1;
 }

@@ -9,8 +9,8 @@
 
 /* Append component [s, s+n) to out (length *len), handling "." and "..".
  * ".." above "/" stays at "/", as the kernel does. */
-static int push_component(char *out, size_t outsz, size_t *len,
-			  const char *s, size_t n)
+static int push_component(char *out, size_t outsz, size_t *len, const char *s,
+			  size_t n)
 {
 	if (n == 0 || (n == 1 && s[0] == '.'))
 		return 0;
@@ -18,7 +18,7 @@ static int push_component(char *out, size_t outsz, size_t *len,
 		while (*len > 1 && out[*len - 1] != '/')
 			(*len)--;
 		if (*len > 1)
-			(*len)--;	/* drop the slash too, unless root */
+			(*len)--; /* drop the slash too, unless root */
 		out[*len] = '\0';
 		return 0;
 	}

@@ -164,8 +164,8 @@ int sbx_strv_add(struct sbx_policy *p, struct sbx_strv *v, const char *s,
 	return 0;
 }
 
-void sbx_policy_warn(struct sbx_policy *p, struct sbx_src src,
-		     const char *fmt, ...)
+void sbx_policy_warn(struct sbx_policy *p, struct sbx_src src, const char *fmt,
+		     ...)
 {
 	char msg[1024], line[1200];
 	va_list ap;
@@ -174,7 +174,8 @@ void sbx_policy_warn(struct sbx_policy *p, struct sbx_src src,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (src.file && src.line > 0)
-		snprintf(line, sizeof(line), "%s:%d: %s", src.file, src.line, msg);
+		snprintf(line, sizeof(line), "%s:%d: %s", src.file, src.line,
+			 msg);
 	else if (src.file)
 		snprintf(line, sizeof(line), "%s: %s", src.file, msg);
 	else
@@ -197,10 +198,26 @@ int sbx_parse_size(const char *s, uint64_t *out)
 	if (errno)
 		return -1;
 	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
-	case 't': case 'T': shift = 40; end++; break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		end++;
+		break;
+	case 't':
+	case 'T':
+		shift = 40;
+		end++;
+		break;
 	default: break;
 	}
 	if (*end == 'B' || *end == 'b')
@@ -275,7 +292,7 @@ struct sbx_path_rule *sbx_policy_last_rule(struct sbx_policy *p)
  */
 static uint64_t root_hash(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
 
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
@@ -378,11 +395,13 @@ static int merge_same_root(struct sbx_policy *p, struct sbx_path_rule *old,
 			   enum sbx_pmode mode, unsigned flags,
 			   struct sbx_src src)
 {
-	if (old->mode == SBX_HIDE && mode != SBX_HIDE && !(flags & SBX_RF_FLAG)) {
-		sbx_policy_warn(p, src, "'%s' is hidden by %s:%d; a conf file "
+	if (old->mode == SBX_HIDE && mode != SBX_HIDE &&
+	    !(flags & SBX_RF_FLAG)) {
+		sbx_policy_warn(p, src,
+				"'%s' is hidden by %s:%d; a conf file "
 				"cannot lift that (use --allow-read or "
-				"--allow-write)", old->root,
-				old->src.file ? old->src.file : "?",
+				"--allow-write)",
+				old->root, old->src.file ? old->src.file : "?",
 				old->src.line);
 		return 1;
 	}
@@ -398,8 +417,8 @@ static int add_normalised(struct sbx_policy *p, const char *norm,
 			  struct sbx_src src, struct sbx_err *err);
 
 int sbx_policy_add_path(struct sbx_policy *p, const char *root,
-			enum sbx_pmode mode, unsigned flags,
-			struct sbx_src src, struct sbx_err *err)
+			enum sbx_pmode mode, unsigned flags, struct sbx_src src,
+			struct sbx_err *err)
 {
 	char norm[PATH_MAX];
 
@@ -496,9 +515,9 @@ int sbx_policy_add_exec(struct sbx_policy *p, const char *program,
 static int is_system_dir(const char *d)
 {
 	static const char *const sys[] = {
-		"/", "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32",
+		"/",	  "/bin",  "/boot", "/dev", "/etc",  "/lib", "/lib32",
 		"/lib64", "/proc", "/root", "/run", "/sbin", "/sys", "/usr",
-		"/var", "/home", "/opt", "/srv", "/tmp", "/mnt", "/media",
+		"/var",	  "/home", "/opt",  "/srv", "/tmp",  "/mnt", "/media",
 	};
 	for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
 		if (strcmp(d, sys[i]) == 0)
@@ -514,12 +533,14 @@ static int check_project(const struct sbx_policy *p, struct sbx_err *err)
 	if (p->allow_unsafe_project)
 		return 0;
 	if (is_system_dir(p->project))
-		return fail(err, "refusing to make '%s' the writable project: "
+		return fail(err,
+			    "refusing to make '%s' the writable project: "
 			    "it is a system directory (run from your project, "
 			    "use --workdir, or force with --unsafe-project)",
 			    p->project);
 	if (p->home && strcmp(p->project, p->home) == 0)
-		return fail(err, "refusing to make your home directory '%s' "
+		return fail(err,
+			    "refusing to make your home directory '%s' "
 			    "the writable project (run from a project "
 			    "directory, or force with --unsafe-project)",
 			    p->project);
@@ -543,9 +564,10 @@ static int protect_root(struct sbx_policy *p, const char *e, char *out,
 		return fail(err, "bad protected path '%s': %s", e,
 			    strerror(errno));
 	if (!sbx_path_within(out, p->project, plen))
-		return sbx_path_norm(e, p->project, p->home, 1, out, outsz) < 0 ?
-		       fail(err, "bad protected path '%s': %s", e,
-			    strerror(errno)) : 0;
+		return sbx_path_norm(e, p->project, p->home, 1, out, outsz) < 0
+			       ? fail(err, "bad protected path '%s': %s", e,
+				      strerror(errno))
+			       : 0;
 	for (size_t i = plen + 1; i <= strlen(out); i++) {
 		char save = out[i];
 
@@ -553,10 +575,12 @@ static int protect_root(struct sbx_policy *p, const char *e, char *out,
 			continue;
 		out[i] = '\0';
 		if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
-			return fail(err, "protected path '%s' is a symbolic link; "
-				    "sbxrun cannot keep it read-only (replace it "
-				    "with a real file or directory, or remove it)",
-				    out);
+			return fail(
+				err,
+				"protected path '%s' is a symbolic link; "
+				"sbxrun cannot keep it read-only (replace it "
+				"with a real file or directory, or remove it)",
+				out);
 		out[i] = save;
 	}
 	return 0;
@@ -569,7 +593,8 @@ static int add_protect(struct sbx_policy *p, struct sbx_err *err)
 	for (size_t i = 0; i < p->protect.n; i++) {
 		struct sbx_path_rule *r, *old;
 
-		if (protect_root(p, p->protect.v[i], root, sizeof(root), err) < 0)
+		if (protect_root(p, p->protect.v[i], root, sizeof(root), err) <
+		    0)
 			return -1;
 		/* never turn the project or the private /tmp read-only */
 		old = find_root(p, root);
@@ -647,8 +672,8 @@ static int lifts(const struct sbx_policy *p, const struct sbx_path_rule *h,
 
 static int may_lift(const struct sbx_path_rule *r)
 {
-	return r->mode != SBX_HIDE && !(r->flags & (SBX_RF_FLAG |
-		SBX_RF_PROJECT | SBX_RF_TMP));
+	return r->mode != SBX_HIDE &&
+	       !(r->flags & (SBX_RF_FLAG | SBX_RF_PROJECT | SBX_RF_TMP));
 }
 
 static int lifts_rw(const struct sbx_path_rule *w)
@@ -670,7 +695,7 @@ static int lifts_rw(const struct sbx_path_rule *w)
 struct anc {
 	const char *root;
 	size_t len;
-	size_t hide, rw;	/* root length of the deepest hide / w at or
+	size_t hide, rw; /* root length of the deepest hide / w at or
 				 * above this group, 0: none */
 };
 
@@ -689,8 +714,8 @@ static int lifted_all(const struct sbx_policy *p, unsigned char *cand)
 		const struct sbx_path_rule *g = v[i];
 		size_t hide = 0, rw = 0;
 
-		while (n && !sbx_path_within(g->root, st[n - 1].root,
-					     st[n - 1].len))
+		while (n &&
+		       !sbx_path_within(g->root, st[n - 1].root, st[n - 1].len))
 			n--;
 		if (n) {
 			hide = st[n - 1].hide;
@@ -701,7 +726,8 @@ static int lifted_all(const struct sbx_policy *p, unsigned char *cand)
 			if (lifts_rw(v[j]))
 				rw = g->rootlen;
 		for (k = i; k < j; k++)
-			cand[v[k] - p->rules] = may_lift(v[k]) && hide &&
+			cand[v[k] - p->rules] =
+				may_lift(v[k]) && hide &&
 				(!(v[k]->flags & SBX_RF_PROTECT) || rw <= hide);
 		for (k = i; k < j; k++)
 			if (v[k]->mode == SBX_HIDE)
@@ -742,9 +768,11 @@ static void drop_unhiding(struct sbx_policy *p)
 				h = &p->rules[j];
 		if (!h)
 			continue;
-		sbx_policy_warn(p, r->src, "'%s' is inside hidden '%s' "
+		sbx_policy_warn(p, r->src,
+				"'%s' is inside hidden '%s' "
 				"(%s:%d); ignored (a command-line flag can "
-				"lift a hide)", r->root, h->root,
+				"lift a hide)",
+				r->root, h->root,
 				h->src.file ? h->src.file : "?", h->src.line);
 		rule_free(r);
 		*r = p->rules[--p->nrules];
@@ -821,7 +849,7 @@ int sbx_policy_finish(struct sbx_policy *p, struct sbx_err *err)
 	drop_unhiding(p);
 	if (p->net == SBX_NET_FILTERED && p->nallow == 0)
 		return fail(err, "network allow-list is empty: use "
-			    "network.mode = \"off\" or add entries");
+				 "network.mode = \"off\" or add entries");
 	return 0;
 }
 

@@ -25,30 +25,31 @@ enum sbx_pmode {
 
 /* Where a rule came from: the conf file (or "--flag"/"built-in") and line. */
 struct sbx_src {
-	const char *file;	/* interned in the policy's string pool */
+	const char *file; /* interned in the policy's string pool */
 	int line;
 };
 
 /* Rule flags. */
-#define SBX_RF_PROTECT	0x1u	/* came from a protect entry */
-#define SBX_RF_PROJECT	0x2u	/* the project directory itself */
-#define SBX_RF_FLAG	0x4u	/* set on the command line */
-#define SBX_RF_TMP	0x8u	/* the private /tmp */
-#define SBX_RF_SECRET	0x10u	/* a hidden secret (for messages) */
-#define SBX_RF_ABSENT	0x20u	/* protected path missing at launch: nothing
+#define SBX_RF_PROTECT 0x1u /* came from a protect entry */
+#define SBX_RF_PROJECT 0x2u /* the project directory itself */
+#define SBX_RF_FLAG 0x4u /* set on the command line */
+#define SBX_RF_TMP 0x8u /* the private /tmp */
+#define SBX_RF_SECRET 0x10u /* a hidden secret (for messages) */
+#define SBX_RF_ABSENT \
+	0x20u /* protected path missing at launch: nothing
 				 * can be mounted there; reported if created */
 
 #define SBX_MAX_SUFFIXES 16
 
 struct sbx_path_rule {
-	char *root;		/* absolute, normalised, no trailing slash
+	char *root; /* absolute, normalised, no trailing slash
 				 * except for "/" itself */
 	size_t rootlen;
 	enum sbx_pmode mode;
 	unsigned flags;
-	char *suffixes[SBX_MAX_SUFFIXES];	/* allowed endings, e.g. ".md" */
+	char *suffixes[SBX_MAX_SUFFIXES]; /* allowed endings, e.g. ".md" */
 	size_t nsuffixes;
-	uint64_t max_file_bytes;	/* 0: no limit */
+	uint64_t max_file_bytes; /* 0: no limit */
 	struct sbx_src src;
 };
 
@@ -69,16 +70,16 @@ enum sbx_net {
 	SBX_NET_OFF = 0,
 	SBX_NET_LOOPBACK = 1,
 	SBX_NET_ON = 2,
-	SBX_NET_FILTERED = 3,	/* allow-list; enforcement not available yet */
+	SBX_NET_FILTERED = 3, /* allow-list; enforcement not available yet */
 };
 
 /* One parsed network allow-list entry. */
 struct sbx_net_allow {
-	char *text;		/* as written */
-	char *host;		/* "example.com", "*.github.com", or an address */
+	char *text; /* as written */
+	char *host; /* "example.com", "*.github.com", or an address */
 	int is_cidr;
-	int prefix;		/* CIDR prefix length when is_cidr */
-	uint16_t port;		/* 0: any */
+	int prefix; /* CIDR prefix length when is_cidr */
+	uint16_t port; /* 0: any */
 	struct sbx_src src;
 };
 
@@ -90,16 +91,16 @@ enum sbx_fallback {
 enum sbx_kmode {
 	SBX_KMODE_AUTO = 0,
 	SBX_KMODE_FULL = 1,
-	SBX_KMODE_LANDLOCK = 2,	/* landlock-only */
+	SBX_KMODE_LANDLOCK = 2, /* landlock-only */
 };
 
 struct sbx_limits {
-	uint64_t timeout;	/* seconds, 0 = none */
-	uint64_t cpu;		/* seconds, 0 = none */
-	uint64_t memory;	/* bytes of address space, 0 = none */
+	uint64_t timeout; /* seconds, 0 = none */
+	uint64_t cpu; /* seconds, 0 = none */
+	uint64_t memory; /* bytes of address space, 0 = none */
 	uint64_t nofile;
 	uint64_t nproc;
-	uint64_t fsize;		/* bytes, 0 = none */
+	uint64_t fsize; /* bytes, 0 = none */
 };
 
 /* A growable array of strings with a source per entry. */
@@ -113,7 +114,7 @@ struct sbx_policy {
 	struct sbx_path_rule *rules;
 	size_t nrules, caprules;
 
-	struct sbx_strv protect;	/* as written; resolved into rules by
+	struct sbx_strv protect; /* as written; resolved into rules by
 					 * sbx_policy_finish() */
 	struct sbx_exec_rule *exec;
 	size_t nexec, capexec;
@@ -122,21 +123,21 @@ struct sbx_policy {
 	struct sbx_src net_src;
 	struct sbx_net_allow *allow;
 	size_t nallow, capallow;
-	struct sbx_strv unix_sockets;	/* allowed pathname sockets */
+	struct sbx_strv unix_sockets; /* allowed pathname sockets */
 
-	struct sbx_strv env_keep, env_drop;	/* fnmatch patterns */
+	struct sbx_strv env_keep, env_drop; /* fnmatch patterns */
 	struct sbx_limits limits;
 	enum sbx_fallback fallback;
 	enum sbx_kmode kmode;
-	char *profile;		/* name of the profile in force */
+	char *profile; /* name of the profile in force */
 
-	char *project;		/* realpath of the project directory */
-	char *home;		/* $HOME, normalised */
-	char *cache_dir;	/* per-project cache dir (build profile) or NULL */
-	int redirect_caches;	/* build profile: point cache vars at cache_dir */
-	int allow_unsafe_project;	/* --force: / or $HOME as project */
-	struct sbx_strv warnings;	/* "file:line: text" */
-	int quiet;		/* no explanations on stderr */
+	char *project; /* realpath of the project directory */
+	char *home; /* $HOME, normalised */
+	char *cache_dir; /* per-project cache dir (build profile) or NULL */
+	int redirect_caches; /* build profile: point cache vars at cache_dir */
+	int allow_unsafe_project; /* --force: / or $HOME as project */
+	struct sbx_strv warnings; /* "file:line: text" */
+	int quiet; /* no explanations on stderr */
 	int explain_to_report_only;
 
 	/* interned strings (file names) live here */
@@ -164,22 +165,22 @@ int sbx_errf(struct sbx_err *err, int errnum, const char *fmt, ...)
 /* Decision for one path and operation. */
 enum sbx_op {
 	SBX_OP_READ = 1,
-	SBX_OP_WRITE = 2,	/* includes create, remove, rename into */
+	SBX_OP_WRITE = 2, /* includes create, remove, rename into */
 	SBX_OP_EXEC = 3,
 };
 
 enum sbx_verdict {
 	SBX_ALLOW = 0,
-	SBX_DENY_HIDDEN = 1,	/* path is hidden */
-	SBX_DENY_READONLY = 2,	/* write to a read-only path */
-	SBX_DENY_SUFFIX = 3,	/* suffix not allowed under its root */
-	SBX_DENY_SIZE = 4,	/* over max_file_bytes */
-	SBX_DENY_NOTCOVERED = 5,/* no rule covers it (strict profiles) */
+	SBX_DENY_HIDDEN = 1, /* path is hidden */
+	SBX_DENY_READONLY = 2, /* write to a read-only path */
+	SBX_DENY_SUFFIX = 3, /* suffix not allowed under its root */
+	SBX_DENY_SIZE = 4, /* over max_file_bytes */
+	SBX_DENY_NOTCOVERED = 5, /* no rule covers it (strict profiles) */
 };
 
 struct sbx_decision {
 	enum sbx_verdict verdict;
-	const struct sbx_path_rule *rule;	/* the deciding rule or NULL */
+	const struct sbx_path_rule *rule; /* the deciding rule or NULL */
 };
 
 /* Lifecycle */
@@ -208,8 +209,8 @@ int sbx_path_cmp(const char *a, const char *b);
 
 /* Building */
 int sbx_policy_add_path(struct sbx_policy *p, const char *root,
-			enum sbx_pmode mode, unsigned flags,
-			struct sbx_src src, struct sbx_err *err);
+			enum sbx_pmode mode, unsigned flags, struct sbx_src src,
+			struct sbx_err *err);
 struct sbx_path_rule *sbx_policy_last_rule(struct sbx_policy *p);
 int sbx_policy_remove_path(struct sbx_policy *p, const char *root);
 int sbx_policy_add_exec(struct sbx_policy *p, const char *program,
@@ -255,7 +256,7 @@ int sbx_policy_env_pass(const struct sbx_policy *p, const char *name);
 
 /* Warnings collected while building (ignored rules and the like); the
  * caller prints them. */
-void sbx_policy_warn(struct sbx_policy *p, struct sbx_src src,
-		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void sbx_policy_warn(struct sbx_policy *p, struct sbx_src src, const char *fmt,
+		     ...) __attribute__((format(printf, 3, 4)));
 
 #endif

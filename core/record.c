@@ -5,7 +5,8 @@
 
 #include "record.h"
 
-size_t sbx_rec_encode(char *buf, size_t sz, const char *const f[SBX_REC_NFIELDS])
+size_t sbx_rec_encode(char *buf, size_t sz,
+		      const char *const f[SBX_REC_NFIELDS])
 {
 	size_t len = 0;
 

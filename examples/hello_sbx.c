@@ -7,9 +7,12 @@
 
 int main(int argc, char **argv)
 {
-	struct sbx_opts opts = { 0 };	/* the current directory, default profile */
-	struct sbx_run_req req = { .shell = argc > 1 ? argv[1] :
-				   "ls; cat ~/.ssh/id_rsa", .capture = 1 };
+	struct sbx_opts opts = {
+		0
+	}; /* the current directory, default profile */
+	struct sbx_run_req req = { .shell = argc > 1 ? argv[1]
+						     : "ls; cat ~/.ssh/id_rsa",
+				   .capture = 1 };
 	struct sbx_result *res;
 	char err[1024];
 	sbx_t *s;
@@ -20,7 +23,8 @@ int main(int argc, char **argv)
 		return 125;
 	}
 	printf("stdout:\n%s", res->out ? res->out : "");
-	printf("exit status: %d%s\n", res->exit_code, res->timed_out ? " (timed out)" : "");
+	printf("exit status: %d%s\n", res->exit_code,
+	       res->timed_out ? " (timed out)" : "");
 	for (size_t i = 0; i < res->nrefusals; i++)
 		printf("refused: %s %s (%s)\n  %s\n", res->refusals[i].op,
 		       res->refusals[i].target, res->refusals[i].kind,

@@ -29,13 +29,13 @@ extern "C" {
 
 enum sbx_status {
 	SBX_OK = 0,
-	SBX_E_CONF = 1,		/* a conf file or override is invalid */
-	SBX_E_KERNEL = 2,	/* a required kernel feature is missing */
-	SBX_E_ARG = 3,		/* bad argument */
+	SBX_E_CONF = 1, /* a conf file or override is invalid */
+	SBX_E_KERNEL = 2, /* a required kernel feature is missing */
+	SBX_E_ARG = 3, /* bad argument */
 	SBX_E_NOMEM = 4,
-	SBX_E_IO = 5,		/* reading/writing a file failed */
-	SBX_E_DENIED = 6,	/* the policy refuses the operation */
-	SBX_E_RUN = 7,		/* could not start the command */
+	SBX_E_IO = 5, /* reading/writing a file failed */
+	SBX_E_DENIED = 6, /* the policy refuses the operation */
+	SBX_E_RUN = 7, /* could not start the command */
 };
 
 /* Kernel mode. */
@@ -45,20 +45,20 @@ enum sbx_mode_req {
 	SBX_MODE_LANDLOCK_ONLY = 2,
 };
 
-#define SBX_OPT_NO_SYSTEM_CONF	0x1u	/* skip /etc/sbxrun/config */
-#define SBX_OPT_NO_USER_CONF	0x2u	/* skip user and project confs */
-#define SBX_OPT_UNSAFE_PROJECT	0x4u	/* allow / or $HOME as project */
-#define SBX_OPT_QUIET		0x8u	/* shim prints no explanations */
+#define SBX_OPT_NO_SYSTEM_CONF 0x1u /* skip /etc/sbxrun/config */
+#define SBX_OPT_NO_USER_CONF 0x2u /* skip user and project confs */
+#define SBX_OPT_UNSAFE_PROJECT 0x4u /* allow / or $HOME as project */
+#define SBX_OPT_QUIET 0x8u /* shim prints no explanations */
 
 struct sbx_opts {
-	const char *profile;	/* NULL: from the confs, else "default" */
-	const char *project_dir;/* NULL: the current directory */
-	const char *home;	/* NULL: $HOME */
-	const char *config_home;/* NULL: $XDG_CONFIG_HOME or ~/.config */
-	const char *system_conf;/* NULL: /etc/sbxrun/config */
-	const char *profile_dir;/* NULL: next to the installed binary */
+	const char *profile; /* NULL: from the confs, else "default" */
+	const char *project_dir; /* NULL: the current directory */
+	const char *home; /* NULL: $HOME */
+	const char *config_home; /* NULL: $XDG_CONFIG_HOME or ~/.config */
+	const char *system_conf; /* NULL: /etc/sbxrun/config */
+	const char *profile_dir; /* NULL: next to the installed binary */
 	enum sbx_mode_req mode;
-	unsigned flags;		/* SBX_OPT_* */
+	unsigned flags; /* SBX_OPT_* */
 	/* Command-line style overrides, applied last, e.g.
 	 * "allow-read=/data", "allow-write=~/notes", "hide=~/.kube",
 	 * "net=off|loopback|on|allow:host,host", "timeout=30",
@@ -87,14 +87,14 @@ enum sbx_access {
 };
 
 struct sbx_answer {
-	int allowed;		/* 1 or 0 */
-	char verdict[32];	/* "allowed", "hidden", "read-only", "suffix",
+	int allowed; /* 1 or 0 */
+	char verdict[32]; /* "allowed", "hidden", "read-only", "suffix",
 				 * "size", "not-covered", "exec-denied" */
-	char path[4096];	/* the resolved path */
-	char rule[4096];	/* root of the deciding rule (or program) */
-	char mode[8];		/* "rw", "ro", "hide" */
-	char source[512];	/* "file:line" of the deciding rule */
-	char reason[1024];	/* one sentence, as the shim would print */
+	char path[4096]; /* the resolved path */
+	char rule[4096]; /* root of the deciding rule (or program) */
+	char mode[8]; /* "rw", "ro", "hide" */
+	char source[512]; /* "file:line" of the deciding rule */
+	char reason[1024]; /* one sentence, as the shim would print */
 };
 
 /* Can this path be read / written / executed?  size < 0: unknown (the
@@ -124,50 +124,50 @@ SBX_API void sbx_list_free(char **list);
 /* ---------------------------------------------------------------- running */
 
 struct sbx_run_req {
-	char *const *argv;	/* either argv ... */
-	const char *shell;	/* ... or a shell command string (sh -c) */
-	const char *workdir;	/* NULL: the project directory */
-	double timeout;		/* seconds; 0: the policy's timeout */
-	const char *stdin_data;	/* NULL: /dev/null (capture) or inherited */
+	char *const *argv; /* either argv ... */
+	const char *shell; /* ... or a shell command string (sh -c) */
+	const char *workdir; /* NULL: the project directory */
+	double timeout; /* seconds; 0: the policy's timeout */
+	const char *stdin_data; /* NULL: /dev/null (capture) or inherited */
 	size_t stdin_len;
-	int capture;		/* 1: capture stdout/stderr into the result;
+	int capture; /* 1: capture stdout/stderr into the result;
 				 * 0: the command uses the caller's 0/1/2 */
-	size_t max_output;	/* cap per stream when capturing (0: 1 MiB) */
-	int interactive;	/* keep the caller's terminal (a shell):
+	size_t max_output; /* cap per stream when capturing (0: 1 MiB) */
+	int interactive; /* keep the caller's terminal (a shell):
 				 * TIOCSTI is blocked instead of setsid() */
 };
 
 struct sbx_refusal {
-	char *op;		/* "read", "write", "exec", "connect", ... */
-	char *target;		/* path or host:port */
-	char *kind;		/* "hidden", "read-only", "network-off", ... */
-	char *rule;		/* deciding rule root or program */
-	char *source;		/* "file:line" */
-	char *process;		/* process name */
-	char *message;		/* the explanation line */
-	int pid;		/* kernel-attested sender pid */
+	char *op; /* "read", "write", "exec", "connect", ... */
+	char *target; /* path or host:port */
+	char *kind; /* "hidden", "read-only", "network-off", ... */
+	char *rule; /* deciding rule root or program */
+	char *source; /* "file:line" */
+	char *process; /* process name */
+	char *message; /* the explanation line */
+	int pid; /* kernel-attested sender pid */
 	unsigned count;
 };
 
 struct sbx_result {
-	int exit_code;		/* what sbxrun exits with (124 timeout, 126,
+	int exit_code; /* what sbxrun exits with (124 timeout, 126,
 				 * 127, 128+sig, or the command's status) */
-	int status;		/* the command's own exit status, or -1 */
-	int signal;		/* signal that killed it, or 0 */
+	int status; /* the command's own exit status, or -1 */
+	int signal; /* signal that killed it, or 0 */
 	int timed_out;
-	int exec_errno;		/* the command could not be executed (126,
+	int exec_errno; /* the command could not be executed (126,
 				 * 127): the errno of execve, else 0 */
-	double duration;	/* seconds */
-	char *out, *err;	/* captured output (NUL-terminated) or NULL */
+	double duration; /* seconds */
+	char *out, *err; /* captured output (NUL-terminated) or NULL */
 	size_t out_len, err_len;
 	int out_truncated, err_truncated;
 	struct sbx_refusal *refusals;
 	size_t nrefusals;
-	char **warnings;	/* NULL-terminated (may be NULL): things the
+	char **warnings; /* NULL-terminated (may be NULL): things the
 				 * caller must hear, e.g. a protected path
 				 * created during the run */
-	char mode[32];		/* "full" or "landlock-only" */
-	char layers[256];	/* kernel layers that were active */
+	char mode[32]; /* "full" or "landlock-only" */
+	char layers[256]; /* kernel layers that were active */
 };
 
 /* Run a command in the sandbox and wait for it and everything it
@@ -178,8 +178,7 @@ SBX_API int sbx_run(sbx_t *s, const struct sbx_run_req *req,
 SBX_API void sbx_result_free(struct sbx_result *r);
 
 /* The JSON report (schema in the README) of a result; caller frees. */
-SBX_API char *sbx_result_json(const struct sbx_result *r,
-			      char *const argv[]);
+SBX_API char *sbx_result_json(const struct sbx_result *r, char *const argv[]);
 
 SBX_API const char *sbx_strerror(int status);
 SBX_API const char *sbx_version(void);

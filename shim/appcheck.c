@@ -24,7 +24,7 @@
 struct judgement {
 	enum sbx_verdict v;
 	const struct sbx_cpol_rule *rule;
-	int64_t size;		/* for SBX_DENY_SIZE */
+	int64_t size; /* for SBX_DENY_SIZE */
 };
 
 static const struct judgement allowed = { SBX_ALLOW, NULL, -1 };
@@ -74,7 +74,8 @@ static const struct sbx_cpol_rule *protect_inside(const char *abs)
 		const struct sbx_cpol_rule *r = &shim_g.pol.rules[i];
 
 		if ((r->flags & SBX_RF_PROTECT) && r->mode == SBX_RO &&
-		    !(r->flags & SBX_RF_ABSENT) && sbx_path_within(sbx_cpol_str(&shim_g.pol, r->root), abs, n))
+		    !(r->flags & SBX_RF_ABSENT) &&
+		    sbx_path_within(sbx_cpol_str(&shim_g.pol, r->root), abs, n))
 			return r;
 	}
 	return NULL;
@@ -98,8 +99,11 @@ static struct judgement judge(const struct shim_fs *f, const char *abs)
 		return allowed;
 	if (r->mode == SBX_RO)
 		return shim_g.protect && (r->flags & SBX_RF_PROTECT) &&
-		       !(r->flags & SBX_RF_ABSENT) && (f->chk & (CHK_MODIFY | CHK_NAME | CHK_TREE)) ?
-		       verdict(SBX_DENY_READONLY, r, -1) : allowed;
+				       !(r->flags & SBX_RF_ABSENT) &&
+				       (f->chk &
+					(CHK_MODIFY | CHK_NAME | CHK_TREE))
+			       ? verdict(SBX_DENY_READONLY, r, -1)
+			       : allowed;
 	if ((f->chk & CHK_NAME) && r->nsuffixes && !suffix_ok(r, abs) &&
 	    obj_is_file(f))
 		return verdict(SBX_DENY_SUFFIX, r, -1);
@@ -124,11 +128,11 @@ int shim_app_check(const struct shim_fs *f)
 	struct judgement j;
 	int saved = errno;
 
-	if (!(f->chk & shim_g.app) &&
-	    !(f->size >= 0 && shim_g.min_limit &&
-	      (uint64_t)f->size > shim_g.min_limit))
+	if (!(f->chk & shim_g.app) && !(f->size >= 0 && shim_g.min_limit &&
+					(uint64_t)f->size > shim_g.min_limit))
 		return 0;
-	if (!f->path || shim_abspath(f->dirfd, f->path, 0, abs, sizeof(abs)) < 0)
+	if (!f->path ||
+	    shim_abspath(f->dirfd, f->path, 0, abs, sizeof(abs)) < 0)
 		return 0;
 	j = judge(f, abs);
 	/* Never refuse on the word of the cwd cache alone. */

@@ -29,7 +29,7 @@
 #include "sys.h"
 
 static char cwd_buf[PATH_MAX];
-static unsigned cwd_seq;	/* odd while a writer copies */
+static unsigned cwd_seq; /* odd while a writer copies */
 static int cwd_stale = 1;
 
 /* Refresh from the kernel; only the process the cache belongs to. */

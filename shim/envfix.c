@@ -100,8 +100,7 @@ static char *merge_preload(char *ld, const char *theirs)
 	return ld;
 }
 
-char **shim_env_fill(char *const envp[], char **out, unsigned miss,
-		     char *ld)
+char **shim_env_fill(char *const envp[], char **out, unsigned miss, char *ld)
 {
 	size_t k = 0;
 	int merged = 0;
@@ -109,8 +108,8 @@ char **shim_env_fill(char *const envp[], char **out, unsigned miss,
 	for (size_t i = 0; envp && envp[i]; i++) {
 		if ((miss & SHIM_LD_MERGE) && !merged &&
 		    which_var(envp[i]) == SHIM_VAR_PRELOAD) {
-			out[k++] = merge_preload(ld, envp[i] +
-						 sizeof("LD_PRELOAD=") - 1);
+			out[k++] = merge_preload(
+				ld, envp[i] + sizeof("LD_PRELOAD=") - 1);
 			merged = 1;
 			continue;
 		}

@@ -41,8 +41,7 @@ static const char *shown_name(const char *path, char *const argv[])
 	return argv && argv[0] && argv[0][0] ? argv[0] : path ? path : "?";
 }
 
-static int check_resolved(const char *abs, const char *path,
-			  char *const argv[])
+static int check_resolved(const char *abs, const char *path, char *const argv[])
 {
 	const struct sbx_cpol_exec *e;
 
@@ -84,8 +83,8 @@ int shim_exec_check(const char *path, char *const argv[])
 }
 
 /* One PATH candidate: dir (may be empty: the cwd) + "/" + file. */
-static int candidate(const char *dir, size_t dl, const char *file,
-		     char *out, size_t sz)
+static int candidate(const char *dir, size_t dl, const char *file, char *out,
+		     size_t sz)
 {
 	size_t fl = strlen(file);
 	struct stat st;
@@ -96,8 +95,10 @@ static int candidate(const char *dir, size_t dl, const char *file,
 	if (dl)
 		out[dl++] = '/';
 	memcpy(out + dl, file, fl + 1);
-	return sys_fstatat(AT_FDCWD, out, &st, 0) == 0 &&
-	       S_ISREG(st.st_mode) && (st.st_mode & 0111) ? 0 : -1;
+	return sys_fstatat(AT_FDCWD, out, &st, 0) == 0 && S_ISREG(st.st_mode) &&
+			       (st.st_mode & 0111)
+		       ? 0
+		       : -1;
 }
 
 /* What execvp(file) would run, searching the caller's PATH like glibc

@@ -47,7 +47,8 @@ static int seen_first(uint64_t key)
 		if (cur == key)
 			return 0;
 		if (cur == 0 && __atomic_compare_exchange_n(s, &cur, key, 0,
-				__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+							    __ATOMIC_ACQ_REL,
+							    __ATOMIC_ACQUIRE))
 			return 1;
 		if (cur == key)
 			return 0;
@@ -61,8 +62,8 @@ static int seen_already(uint64_t key)
 {
 	key = key ? key : 1;
 	for (unsigned i = 0; i < SEEN_PROBES; i++) {
-		uint64_t cur = __atomic_load_n(&seen[(key + i) & (SEEN_SLOTS - 1)],
-					       __ATOMIC_ACQUIRE);
+		uint64_t cur = __atomic_load_n(
+			&seen[(key + i) & (SEEN_SLOTS - 1)], __ATOMIC_ACQUIRE);
 
 		if (cur == key)
 			return 1;
@@ -259,7 +260,9 @@ static void put_bad_suffix(struct sb *b, const char *abs)
 
 static const char *op_name(enum sbx_op op)
 {
-	return op == SBX_OP_READ ? "read" : op == SBX_OP_WRITE ? "write" : "run";
+	return op == SBX_OP_READ    ? "read"
+	       : op == SBX_OP_WRITE ? "write"
+				    : "run";
 }
 
 static const char *kind_name(enum sbx_verdict v)
@@ -323,11 +326,12 @@ static void put_reason(struct sb *b, const char *abs, enum sbx_op op,
 		break;
 	case SBX_DENY_NOTCOVERED:
 		sb_put(b, "not covered by any rule of the sandbox policy");
-		put_to_allow(b, op == SBX_OP_WRITE ? "--allow-write" :
-			     "--allow-read", abs);
+		put_to_allow(b,
+			     op == SBX_OP_WRITE ? "--allow-write"
+						: "--allow-read",
+			     abs);
 		break;
-	case SBX_ALLOW:
-		break;
+	case SBX_ALLOW: break;
 	}
 }
 
@@ -337,8 +341,11 @@ void shim_explain_fs(const char *shown, const char *abs, enum sbx_op op,
 {
 	char msg[MSG_MAX], src[512];
 	struct sb b, s;
-	struct shim_rec rec = { .op = op_name(op), .target = abs,
-				.kind = kind_name(v), .rule = "", .src = "" };
+	struct shim_rec rec = { .op = op_name(op),
+				.target = abs,
+				.kind = kind_name(v),
+				.rule = "",
+				.src = "" };
 
 	if (v == SBX_ALLOW || (!r && v != SBX_DENY_NOTCOVERED))
 		return;
@@ -366,19 +373,22 @@ void shim_explain_exec(const char *shown, const char *abs,
 {
 	char msg[MSG_MAX], src[512];
 	struct sb b, s;
-	struct shim_rec rec = { .op = "exec", .target = abs,
-				.kind = "exec-denied", .rule = str(e->program),
-				.src = src, .msg = msg };
+	struct shim_rec rec = { .op = "exec",
+				.target = abs,
+				.kind = "exec-denied",
+				.rule = str(e->program),
+				.src = src,
+				.msg = msg };
 
 	sb_init(&b, msg, sizeof(msg));
 	sb_put(&b, "sbxrun: refused to run '");
 	sb_putq(&b, shown);
 	sb_put(&b, "': ");
-	sb_putq(&b, *str(e->reason) ? str(e->reason) :
-		"denied by the sandbox policy");
+	sb_putq(&b, *str(e->reason) ? str(e->reason)
+				    : "denied by the sandbox policy");
 	sb_init(&s, src, sizeof(src));
 	put_src(&s, e->src_file, e->src_line);
 	/* one message per program and rule */
 	shim_emit(&rec, shim_key(str(e->program), abs) ^
-		  (uint64_t)(e - shim_g.pol.exec));
+				(uint64_t)(e - shim_g.pol.exec));
 }

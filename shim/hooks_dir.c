@@ -11,17 +11,17 @@
 
 #include "shim.h"
 
-
 /* Two path arguments. */
-#define PATH2_HOOK(aval, bval, call) do {			\
-	struct shim_fs a_ = (aval), b_ = (bval);		\
-	int look_, rc_;						\
-	if (shim_fs_pre(&look_, &a_, &b_))			\
-		return -1;					\
-	rc_ = (call);						\
-	shim_fs_post(look_, rc_ < 0, &a_, &b_);			\
-	return rc_;						\
-} while (0)
+#define PATH2_HOOK(aval, bval, call)                     \
+	do {                                             \
+		struct shim_fs a_ = (aval), b_ = (bval); \
+		int look_, rc_;                          \
+		if (shim_fs_pre(&look_, &a_, &b_))       \
+			return -1;                       \
+		rc_ = (call);                            \
+		shim_fs_post(look_, rc_ < 0, &a_, &b_);  \
+		return rc_;                              \
+	} while (0)
 
 #define W(d, p, c) SHIM_FS((d), (p), SBX_OP_WRITE, (c))
 #define REMOVE (CHK_MODIFY | CHK_TREE)
@@ -123,7 +123,8 @@ int renameat2(int olddirfd, const char *oldpath, int newdirfd,
 	PATH2_HOOK(rename_src(olddirfd, oldpath, newdirfd, newpath, flags),
 		   named(newdirfd, newpath, olddirfd, oldpath,
 			 AT_SYMLINK_NOFOLLOW, CHK_TREE),
-		   REAL(renameat2)(olddirfd, oldpath, newdirfd, newpath, flags));
+		   REAL(renameat2)(olddirfd, oldpath, newdirfd, newpath,
+				   flags));
 }
 
 /* The source of a hard link is only read; the kernel's answer about it
@@ -146,8 +147,8 @@ static int link_objflags(int flags)
 	       ((flags & AT_SYMLINK_FOLLOW) ? 0 : AT_SYMLINK_NOFOLLOW);
 }
 
-int linkat(int olddirfd, const char *oldpath, int newdirfd,
-	   const char *newpath, int flags)
+int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+	   int flags)
 {
 	PATH2_HOOK(LINK_SRC(olddirfd, oldpath),
 		   named(newdirfd, newpath, olddirfd, oldpath,
@@ -183,7 +184,8 @@ int fchmodat(int dirfd, const char *path, mode_t mode, int flags)
 
 int chown(const char *path, uid_t owner, gid_t group)
 {
-	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY), REAL(chown)(path, owner, group));
+	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY),
+		  REAL(chown)(path, owner, group));
 }
 
 int lchown(const char *path, uid_t owner, gid_t group)
@@ -192,8 +194,7 @@ int lchown(const char *path, uid_t owner, gid_t group)
 		  REAL(lchown)(path, owner, group));
 }
 
-int fchownat(int dirfd, const char *path, uid_t owner, gid_t group,
-	     int flags)
+int fchownat(int dirfd, const char *path, uid_t owner, gid_t group, int flags)
 {
 	PATH_HOOK(W(dirfd, path, CHK_MODIFY),
 		  REAL(fchownat)(dirfd, path, owner, group, flags));

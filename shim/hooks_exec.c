@@ -27,15 +27,16 @@ extern char **environ;
 
 /* Enter, run the deny check, leave again before anything that may not
  * return.  Returns look, or -1 with errno set to refuse. */
-#define EXEC_CHECK(look, check) __extension__ ({		\
-	int err_;						\
-	(look) = shim_enter();					\
-	err_ = (look) ? (check) : 0;				\
-	shim_leave();						\
-	if (err_)						\
-		errno = err_;					\
-	err_ ? -1 : 0;						\
-})
+#define EXEC_CHECK(look, check)              \
+	__extension__({                      \
+		int err_;                    \
+		(look) = shim_enter();       \
+		err_ = (look) ? (check) : 0; \
+		shim_leave();                \
+		if (err_)                    \
+			errno = err_;        \
+		err_ ? -1 : 0;               \
+	})
 
 /* After a real exec returned (it failed): explain it under the guard. */
 static void exec_returned(int look, int dirfd, const char *path, int search,
@@ -119,27 +120,28 @@ static void fill_args(char **argv, size_t n, const char *arg, va_list ap)
 	for (size_t i = 1; i < n; i++)
 		argv[i] = va_arg(ap, char *);
 	if (n)
-		(void)va_arg(ap, char *);	/* the NULL */
+		(void)va_arg(ap, char *); /* the NULL */
 	argv[n] = NULL;
 }
 
 /* Build argv on this frame's stack, as glibc does; the arguments are
  * read twice (count, then copy), so no bound is needed but the kernel's. */
-#define VA_ARGV(argv, arg, ap, envp) do {				\
-	size_t n_;							\
-	va_start(ap, arg);						\
-	n_ = count_args(arg, ap);					\
-	va_end(ap);							\
-	if (n_ > INT_MAX) {						\
-		errno = E2BIG;						\
-		return -1;						\
-	}								\
-	(argv) = __builtin_alloca((n_ + 1) * sizeof(char *));		\
-	va_start(ap, arg);						\
-	fill_args((argv), n_, arg, ap);					\
-	(envp) = n_ ? va_arg(ap, char **) : NULL;			\
-	va_end(ap);							\
-} while (0)
+#define VA_ARGV(argv, arg, ap, envp)                                  \
+	do {                                                          \
+		size_t n_;                                            \
+		va_start(ap, arg);                                    \
+		n_ = count_args(arg, ap);                             \
+		va_end(ap);                                           \
+		if (n_ > INT_MAX) {                                   \
+			errno = E2BIG;                                \
+			return -1;                                    \
+		}                                                     \
+		(argv) = __builtin_alloca((n_ + 1) * sizeof(char *)); \
+		va_start(ap, arg);                                    \
+		fill_args((argv), n_, arg, ap);                       \
+		(envp) = n_ ? va_arg(ap, char **) : NULL;             \
+		va_end(ap);                                           \
+	} while (0)
 
 int execl(const char *path, const char *arg, ...)
 {
@@ -176,7 +178,8 @@ int fexecve(int fd, char *const argv[], char *const envp[])
 {
 	int look;
 
-	if (EXEC_CHECK(look, shim_exec_check_at(fd, "", AT_EMPTY_PATH, argv)) < 0)
+	if (EXEC_CHECK(look, shim_exec_check_at(fd, "", AT_EMPTY_PATH, argv)) <
+	    0)
 		return -1;
 	if (look)
 		SHIM_ENV_FIX(envp);

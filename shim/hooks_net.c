@@ -27,7 +27,7 @@ static void unix_failed(const struct sockaddr *sa, socklen_t len, int err)
 	struct shim_fs f;
 
 	if (len <= off || un->sun_path[0] == '\0')
-		return;		/* unnamed or abstract */
+		return; /* unnamed or abstract */
 	n = len - off < sizeof(un->sun_path) ? len - off : sizeof(un->sun_path);
 	memcpy(path, un->sun_path, n);
 	path[n] = '\0';

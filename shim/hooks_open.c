@@ -14,18 +14,19 @@
 #include "shim.h"
 
 #define OPEN_NEEDS_MODE(fl) \
-	(((fl) & O_CREAT) != 0 || ((fl) & __O_TMPFILE) == __O_TMPFILE)
+	(((fl)&O_CREAT) != 0 || ((fl)&__O_TMPFILE) == __O_TMPFILE)
 
-#define OPEN_MODE(fl) __extension__ ({				\
-	mode_t m_ = 0;						\
-	if (OPEN_NEEDS_MODE(fl)) {				\
-		va_list ap_;					\
-		va_start(ap_, fl);				\
-		m_ = va_arg(ap_, mode_t);			\
-		va_end(ap_);					\
-	}							\
-	m_;							\
-})
+#define OPEN_MODE(fl)                             \
+	__extension__({                           \
+		mode_t m_ = 0;                    \
+		if (OPEN_NEEDS_MODE(fl)) {        \
+			va_list ap_;              \
+			va_start(ap_, fl);        \
+			m_ = va_arg(ap_, mode_t); \
+			va_end(ap_);              \
+		}                                 \
+		m_;                               \
+	})
 
 /* What an open does to its path.  Writing opens name a file (suffix
  * rule) and modify it (protect rule); opens that keep the contents of an
@@ -35,16 +36,18 @@ open_fs(int dirfd, const char *path, int flags)
 {
 	int acc = flags & O_ACCMODE;
 	int tmpfile = (flags & __O_TMPFILE) == __O_TMPFILE;
-	int writes = acc != O_RDONLY || (flags & (O_CREAT | O_TRUNC)) || tmpfile;
-	struct shim_fs f = SHIM_FS(dirfd, path,
-				   writes ? SBX_OP_WRITE : SBX_OP_READ, CHK_SIZE);
+	int writes = acc != O_RDONLY || (flags & (O_CREAT | O_TRUNC)) ||
+		     tmpfile;
+	struct shim_fs f = SHIM_FS(
+		dirfd, path, writes ? SBX_OP_WRITE : SBX_OP_READ, CHK_SIZE);
 
 	if (flags & O_PATH)
 		f.chk = 0;
-	else if (tmpfile)	/* the name comes later, with linkat */
+	else if (tmpfile) /* the name comes later, with linkat */
 		f.chk = CHK_MODIFY;
 	else if (writes)
-		f.chk = CHK_NAME | CHK_MODIFY | ((flags & O_TRUNC) ? 0 : CHK_SIZE);
+		f.chk = CHK_NAME | CHK_MODIFY |
+			((flags & O_TRUNC) ? 0 : CHK_SIZE);
 	/* O_CREAT makes the file: nothing to stat, the name always counts */
 	if (flags & O_CREAT)
 		f.obj = NULL;
@@ -146,16 +149,17 @@ static struct shim_fs fopen_fs(const char *path, const char *mode)
 	return open_fs(AT_FDCWD, path, fl);
 }
 
-#define FOPEN_HOOK(path, mode, call) do {			\
-	struct shim_fs f_ = fopen_fs((path), (mode));		\
-	FILE *fp_;						\
-	int look_;						\
-	if (shim_fs_pre(&look_, &f_, NULL))			\
-		return NULL;					\
-	fp_ = (call);						\
-	shim_fs_post(look_, fp_ == NULL, &f_, NULL);		\
-	return fp_;						\
-} while (0)
+#define FOPEN_HOOK(path, mode, call)                          \
+	do {                                                  \
+		struct shim_fs f_ = fopen_fs((path), (mode)); \
+		FILE *fp_;                                    \
+		int look_;                                    \
+		if (shim_fs_pre(&look_, &f_, NULL))           \
+			return NULL;                          \
+		fp_ = (call);                                 \
+		shim_fs_post(look_, fp_ == NULL, &f_, NULL);  \
+		return fp_;                                   \
+	} while (0)
 
 FILE *fopen(const char *path, const char *mode)
 {
@@ -179,17 +183,18 @@ FILE *freopen64(const char *path, const char *mode, FILE *fp)
 
 /* ------------------------------------------------------------ sizes */
 
-#define TRUNCATE_HOOK(path, len, call) do {			\
-	struct shim_fs f_ = SHIM_FS(AT_FDCWD, (path), SBX_OP_WRITE, \
-				    CHK_NAME | CHK_MODIFY);	\
-	int look_, rc_;						\
-	f_.size = (len);					\
-	if (shim_fs_pre(&look_, &f_, NULL))			\
-		return -1;					\
-	rc_ = (call);						\
-	shim_fs_post(look_, rc_ < 0, &f_, NULL);		\
-	return rc_;						\
-} while (0)
+#define TRUNCATE_HOOK(path, len, call)                                      \
+	do {                                                                \
+		struct shim_fs f_ = SHIM_FS(AT_FDCWD, (path), SBX_OP_WRITE, \
+					    CHK_NAME | CHK_MODIFY);         \
+		int look_, rc_;                                             \
+		f_.size = (len);                                            \
+		if (shim_fs_pre(&look_, &f_, NULL))                         \
+			return -1;                                          \
+		rc_ = (call);                                               \
+		shim_fs_post(look_, rc_ < 0, &f_, NULL);                    \
+		return rc_;                                                 \
+	} while (0)
 
 int truncate(const char *path, off_t len)
 {
@@ -203,15 +208,16 @@ int truncate64(const char *path, off64_t len)
 
 /* ftruncate has no path: only the size rule applies, and the fd's path
  * is looked up only when the new size is past the smallest limit. */
-#define FTRUNCATE_HOOK(fd, len, call) do {			\
-	int look_ = shim_enter(), err_, rc_;			\
-	if (look_ && shim_g.min_limit &&			\
-	    (err_ = shim_app_check_fd((fd), (len))) != 0)	\
-		return shim_refuse(err_);			\
-	rc_ = (call);						\
-	shim_leave();						\
-	return rc_;						\
-} while (0)
+#define FTRUNCATE_HOOK(fd, len, call)                             \
+	do {                                                      \
+		int look_ = shim_enter(), err_, rc_;              \
+		if (look_ && shim_g.min_limit &&                  \
+		    (err_ = shim_app_check_fd((fd), (len))) != 0) \
+			return shim_refuse(err_);                 \
+		rc_ = (call);                                     \
+		shim_leave();                                     \
+		return rc_;                                       \
+	} while (0)
 
 int ftruncate(int fd, off_t len)
 {

@@ -34,8 +34,12 @@ void *shim_real[SHIM_NHOOKS];
  * dlsym(RTLD_NEXT) hands back our own hook, which would recurse forever:
  * a stub that fails with ENOSYS.
  */
-#define SBX_HOOK(ret, name, params, fail)			\
-	static ret stub_##name params { errno = ENOSYS; return fail; }
+#define SBX_HOOK(ret, name, params, fail) \
+	static ret stub_##name params     \
+	{                                 \
+		errno = ENOSYS;           \
+		return fail;              \
+	}
 #include "hooks.def"
 #undef SBX_HOOK
 
@@ -88,13 +92,12 @@ static void *resolve_one(enum shim_hook h, const char *sym, void *self,
 void *shim_resolve(enum shim_hook h)
 {
 	switch (h) {
-#define SBX_HOOK(ret, name, params, fail)				\
-	case SHIM_HOOK_##name:						\
+#define SBX_HOOK(ret, name, params, fail) \
+	case SHIM_HOOK_##name:            \
 		return resolve_one(h, #name, (void *)name, (void *)stub_##name);
 #include "hooks.def"
 #undef SBX_HOOK
-	case SHIM_NHOOKS:
-		break;
+	case SHIM_NHOOKS: break;
 	}
 	return NULL;
 }
@@ -122,10 +125,10 @@ static void before_fork(void)
 static void resolve_vfork_set(void)
 {
 	static const enum shim_hook early[] = {
-		SHIM_HOOK_execve, SHIM_HOOK_execv, SHIM_HOOK_execvp,
-		SHIM_HOOK_execvpe, SHIM_HOOK_execl, SHIM_HOOK_execlp,
-		SHIM_HOOK_execle, SHIM_HOOK_fexecve, SHIM_HOOK_execveat,
-		SHIM_HOOK_chdir, SHIM_HOOK_fchdir,
+		SHIM_HOOK_execve,  SHIM_HOOK_execv,   SHIM_HOOK_execvp,
+		SHIM_HOOK_execvpe, SHIM_HOOK_execl,   SHIM_HOOK_execlp,
+		SHIM_HOOK_execle,  SHIM_HOOK_fexecve, SHIM_HOOK_execveat,
+		SHIM_HOOK_chdir,   SHIM_HOOK_fchdir,
 	};
 
 	for (size_t i = 0; i < sizeof(early) / sizeof(early[0]); i++)
@@ -169,8 +172,7 @@ static void *read_policy(const char *path, size_t *len)
 	sys_close(fd);
 	if (buf == MAP_FAILED)
 		return NULL;
-	if (got != (size_t)st.st_size ||
-	    mprotect(buf, got, PROT_READ) != 0) {
+	if (got != (size_t)st.st_size || mprotect(buf, got, PROT_READ) != 0) {
 		munmap(buf, (size_t)st.st_size);
 		return NULL;
 	}
@@ -197,7 +199,8 @@ static void summarise_rules(void)
 {
 	const struct sbx_cpol_hdr *h = shim_g.pol.hdr;
 
-	shim_g.quiet = (h->flags & (SBX_CPOL_F_QUIET | SBX_CPOL_F_REPORT_ONLY)) != 0;
+	shim_g.quiet =
+		(h->flags & (SBX_CPOL_F_QUIET | SBX_CPOL_F_REPORT_ONLY)) != 0;
 	for (uint32_t i = 0; i < h->nrules; i++) {
 		const struct sbx_cpol_rule *r = &shim_g.pol.rules[i];
 
@@ -205,7 +208,8 @@ static void summarise_rules(void)
 			shim_g.app |= CHK_NAME;
 		if (r->max_file_bytes) {
 			shim_g.app |= CHK_SIZE;
-			if (!shim_g.min_limit || r->max_file_bytes < shim_g.min_limit)
+			if (!shim_g.min_limit ||
+			    r->max_file_bytes < shim_g.min_limit)
 				shim_g.min_limit = r->max_file_bytes;
 		}
 		if (r->mode == SBX_HIDE)
@@ -293,7 +297,8 @@ static void capture_vars(void)
 		const char *v = getenv(var_names[i]);
 		size_t vlen = v ? strlen(v) : 0;
 
-		if (i == SHIM_VAR_PRELOAD && v && shim_preload_find(v, &v, &vlen) < 0)
+		if (i == SHIM_VAR_PRELOAD && v &&
+		    shim_preload_find(v, &v, &vlen) < 0)
 			v = NULL;
 		capture_one(&shim_g.var[i], var_names[i], v, vlen);
 	}
@@ -315,7 +320,8 @@ static void prepare_report(void)
 	memcpy(sun->sun_path, v, n);
 	if (v[0] == '@')
 		sun->sun_path[0] = '\0';
-	shim_g.report_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n);
+	shim_g.report_len =
+		(socklen_t)(offsetof(struct sockaddr_un, sun_path) + n);
 }
 
 /* ------------------------------------------------------------ init */

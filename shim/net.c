@@ -24,9 +24,8 @@
 
 /* ------------------------------------------------------------ targets */
 
-static const unsigned char v4mapped[12] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
-};
+static const unsigned char v4mapped[12] = { 0, 0, 0, 0, 0,    0,
+					    0, 0, 0, 0, 0xff, 0xff };
 
 int shim_net_target(const struct sockaddr *sa, socklen_t len,
 		    struct shim_net_target *t)
@@ -34,7 +33,8 @@ int shim_net_target(const struct sockaddr *sa, socklen_t len,
 	memset(t, 0, sizeof(*t));
 	if (!sa || len < (socklen_t)sizeof(sa_family_t))
 		return -1;
-	if (sa->sa_family == AF_INET && len >= (socklen_t)sizeof(struct sockaddr_in)) {
+	if (sa->sa_family == AF_INET &&
+	    len >= (socklen_t)sizeof(struct sockaddr_in)) {
 		const struct sockaddr_in *in = (const void *)sa;
 
 		t->family = AF_INET;
@@ -55,8 +55,9 @@ int shim_net_target(const struct sockaddr *sa, socklen_t len,
 	} else {
 		return -1;
 	}
-	t->loopback = t->family == AF_INET ? t->addr[0] == 127 :
-		      memcmp(t->addr, &in6addr_loopback, 16) == 0;
+	t->loopback = t->family == AF_INET
+			      ? t->addr[0] == 127
+			      : memcmp(t->addr, &in6addr_loopback, 16) == 0;
 	return 0;
 }
 
@@ -225,7 +226,8 @@ static int name_in(const char *name, const char *host)
 	size_t nl = strlen(name), hl = strlen(host);
 
 	if (host[0] == '*' && host[1] == '.')
-		return nl > hl - 1 && strcasecmp(name + nl - (hl - 1), host + 1) == 0;
+		return nl > hl - 1 &&
+		       strcasecmp(name + nl - (hl - 1), host + 1) == 0;
 	return strcasecmp(name, host) == 0;
 }
 
@@ -282,12 +284,12 @@ static int put_reason(struct sb *b, const struct shim_net_target *t,
 	case SBX_NET_FILTERED:
 		if (loop || shim_net_allowed(t, name))
 			return 0;
-		sb_put(b, "not in the network allow-list of this sandbox (allowed: ");
+		sb_put(b,
+		       "not in the network allow-list of this sandbox (allowed: ");
 		put_allow_list(b);
 		sb_putc(b, ')');
 		return 1;
-	default:
-		return 0;
+	default: return 0;
 	}
 }
 
@@ -304,8 +306,11 @@ static const char *net_mode_name(uint32_t net)
 static void emit_net(const char *msg, const char *op, const char *target)
 {
 	struct shim_rec rec = {
-		.op = op, .target = target, .kind = "network-off",
-		.rule = net_mode_name(shim_g.pol.hdr->net), .src = "",
+		.op = op,
+		.target = target,
+		.kind = "network-off",
+		.rule = net_mode_name(shim_g.pol.hdr->net),
+		.src = "",
 		.msg = msg,
 	};
 
@@ -322,8 +327,7 @@ void shim_net_failed(const struct sockaddr *sa, socklen_t len, int err,
 	struct sb b, h;
 
 	if (err != ENETUNREACH && err != EACCES && err != EPERM &&
-	    err != EAFNOSUPPORT && err != EHOSTUNREACH &&
-	    err != EADDRNOTAVAIL)
+	    err != EAFNOSUPPORT && err != EHOSTUNREACH && err != EADDRNOTAVAIL)
 		return;
 	if (shim_net_target(sa, len, &t) < 0)
 		return;
@@ -346,7 +350,7 @@ void shim_net_failed(const struct sockaddr *sa, socklen_t len, int err,
 		sb_put(&b, "allow:");
 		sb_put(&b, host);
 	}
-	sb_putc(&h, ':');	/* the record's target is host:port */
+	sb_putc(&h, ':'); /* the record's target is host:port */
 	sb_putu(&h, t.port);
 	emit_net(msg, verb[0] == 'c' ? "connect" : "send", host);
 	errno = err;
@@ -373,7 +377,8 @@ void shim_net_resolve_failed(const char *node)
  * family itself. */
 void shim_net_socket_failed(int domain, int err)
 {
-	static const char msg[] = "sbxrun: cannot open a network socket: "
+	static const char msg[] =
+		"sbxrun: cannot open a network socket: "
 		"network access is off in this sandbox; to allow: sbxrun --net on";
 
 	if ((domain != AF_INET && domain != AF_INET6) ||

@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 
 struct shim_net_target {
-	int family;		/* AF_INET (also for v4-mapped v6) or AF_INET6 */
+	int family; /* AF_INET (also for v4-mapped v6) or AF_INET6 */
 	unsigned char addr[16];
 	uint16_t port;
 	int loopback;

@@ -50,8 +50,7 @@ int shim_fdpath(int fd, char *out, size_t sz)
 	return (size_t)n < sz - 1 ? 0 : -1;
 }
 
-int shim_abspath(int dirfd, const char *path, int fresh, char *out,
-		 size_t sz)
+int shim_abspath(int dirfd, const char *path, int fresh, char *out, size_t sz)
 {
 	char base[PATH_MAX];
 	int saved = errno, rc;
@@ -61,11 +60,13 @@ int shim_abspath(int dirfd, const char *path, int fresh, char *out,
 	if (path[0] == '/')
 		rc = sbx_path_lex(path, NULL, out, sz);
 	else if (dirfd == AT_FDCWD)
-		rc = shim_cwd_get(base, sizeof(base), fresh) < 0 ? -1 :
-		     sbx_path_lex(path, base, out, sz);
+		rc = shim_cwd_get(base, sizeof(base), fresh) < 0
+			     ? -1
+			     : sbx_path_lex(path, base, out, sz);
 	else
-		rc = shim_fdpath(dirfd, base, sizeof(base)) < 0 ? -1 :
-		     sbx_path_lex(path, base, out, sz);
+		rc = shim_fdpath(dirfd, base, sizeof(base)) < 0
+			     ? -1
+			     : sbx_path_lex(path, base, out, sz);
 	errno = saved;
 	return rc;
 }

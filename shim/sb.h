@@ -11,7 +11,7 @@
 
 struct sb {
 	char *p;
-	size_t len, cap;	/* cap includes the NUL */
+	size_t len, cap; /* cap includes the NUL */
 	int full;
 };
 

@@ -33,8 +33,8 @@
 
 #include "cpol.h"
 
-#define SHIM_EXPORT	__attribute__((visibility("default")))
-#define SHIM_LIKELY(x)	__builtin_expect(!!(x), 1)
+#define SHIM_EXPORT __attribute__((visibility("default")))
+#define SHIM_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SHIM_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* One index per hook, into shim_real[]. */
@@ -63,16 +63,16 @@ void *shim_resolve(enum shim_hook h);
  * changes again and every thread finds the same value, so the hot path
  * adds one plain load.  Call them as REAL(open)(path, flags, mode).
  */
-#define SBX_HOOK(ret, name, params, fail)				\
-	typedef ret name##_fn params;					\
-	SHIM_EXPORT ret name params;					\
-	static inline name##_fn *shim_real_##name(void)			\
-	{								\
+#define SBX_HOOK(ret, name, params, fail)                                \
+	typedef ret name##_fn params;                                    \
+	SHIM_EXPORT ret name params;                                     \
+	static inline name##_fn *shim_real_##name(void)                  \
+	{                                                                \
 		void *p_ = __atomic_load_n(&shim_real[SHIM_HOOK_##name], \
-					   __ATOMIC_ACQUIRE);		\
-		if (SHIM_UNLIKELY(!p_))					\
-			p_ = shim_resolve(SHIM_HOOK_##name);		\
-		return (name##_fn *)p_;					\
+					   __ATOMIC_ACQUIRE);            \
+		if (SHIM_UNLIKELY(!p_))                                  \
+			p_ = shim_resolve(SHIM_HOOK_##name);             \
+		return (name##_fn *)p_;                                  \
 	}
 #include "hooks.def"
 #undef SBX_HOOK
@@ -83,51 +83,51 @@ void *shim_resolve(enum shim_hook h);
 
 /* The variables the exec wrappers put back when a program removed them. */
 enum shim_var {
-	SHIM_VAR_PRELOAD,	/* LD_PRELOAD, just our own entry */
-	SHIM_VAR_POLICY,	/* SBXRUN_POLICY */
-	SHIM_VAR_REPORT,	/* SBXRUN_REPORT */
-	SHIM_VAR_SBXRUN,	/* SBXRUN */
-	SHIM_VAR_NET,		/* SBXRUN_NET */
+	SHIM_VAR_PRELOAD, /* LD_PRELOAD, just our own entry */
+	SHIM_VAR_POLICY, /* SBXRUN_POLICY */
+	SHIM_VAR_REPORT, /* SBXRUN_REPORT */
+	SHIM_VAR_SBXRUN, /* SBXRUN */
+	SHIM_VAR_NET, /* SBXRUN_NET */
 	SHIM_NVARS
 };
 
 /* Longest "NAME=value" captured; a longer variable is not put back. */
-#define SHIM_VAR_MAX	(PATH_MAX + 32)
+#define SHIM_VAR_MAX (PATH_MAX + 32)
 
 struct shim_var_copy {
 	const char *name;
 	size_t namelen;
-	int present;			/* captured at init */
-	char *text;			/* "NAME=value", ready for an envp */
+	int present; /* captured at init */
+	char *text; /* "NAME=value", ready for an envp */
 };
 
 /* Which checks apply to the application-level hot path (see appcheck.c). */
-#define CHK_NAME	0x1u	/* the call gives a file this name: suffixes */
-#define CHK_MODIFY	0x2u	/* the call modifies the path: protect rules */
-#define CHK_TREE	0x4u	/* removes or moves the path and all below it */
-#define CHK_SIZE	0x8u	/* opens an existing file: size limit */
+#define CHK_NAME 0x1u /* the call gives a file this name: suffixes */
+#define CHK_MODIFY 0x2u /* the call modifies the path: protect rules */
+#define CHK_TREE 0x4u /* removes or moves the path and all below it */
+#define CHK_SIZE 0x8u /* opens an existing file: size limit */
 
 struct shim_state {
-	struct sbx_cpol pol;	/* valid when active */
-	int active;		/* a validated policy is loaded */
-	int broken;		/* SBXRUN_POLICY named one that did not load:
+	struct sbx_cpol pol; /* valid when active */
+	int active; /* a validated policy is loaded */
+	int broken; /* SBXRUN_POLICY named one that did not load:
 				 * programs are refused (exec.c) */
-	int repair;		/* we run under sbxrun: repair exec envs */
-	int quiet;		/* no stderr (QUIET or REPORT_ONLY) */
-	unsigned app;		/* CHK_* bits some rule makes relevant;
+	int repair; /* we run under sbxrun: repair exec envs */
+	int quiet; /* no stderr (QUIET or REPORT_ONLY) */
+	unsigned app; /* CHK_* bits some rule makes relevant;
 				 * 0 keeps file hooks on the fast path */
-	int protect;		/* SHIM_PROTECT and a protect rule exists */
-	uint64_t min_limit;	/* smallest max_file_bytes, 0 if none */
+	int protect; /* SHIM_PROTECT and a protect rule exists */
+	uint64_t min_limit; /* smallest max_file_bytes, 0 if none */
 	/* Bloom filter over the last component of every hide rule's root
 	 * (all ones when one is "/"): a relative path none of whose
 	 * components hits it cannot lead into a hidden tree (appcheck.c). */
 	uint64_t hide_bloom[4];
 	struct shim_var_copy var[SHIM_NVARS];
-	const char *preload_entry;	/* our entry inside var[PRELOAD] */
+	const char *preload_entry; /* our entry inside var[PRELOAD] */
 	/* the report socket address, prepared once */
 	struct sockaddr_storage report_addr;
 	socklen_t report_len;
-	pid_t pid;		/* getpid() of this process (fork updates) */
+	pid_t pid; /* getpid() of this process (fork updates) */
 };
 
 extern struct shim_state shim_g;
@@ -191,10 +191,10 @@ static inline int shim_refuse(int err)
  * it.  op is the sbx_op the kernel would check (read, write, exec). */
 struct shim_fs {
 	int dirfd;
-	const char *path;	/* NULL or "": nothing to look at */
+	const char *path; /* NULL or "": nothing to look at */
 	enum sbx_op op;
-	unsigned chk;		/* CHK_* */
-	int64_t size;		/* new size (truncate), or -1 */
+	unsigned chk; /* CHK_* */
+	int64_t size; /* new size (truncate), or -1 */
 	/* The object that receives the name (CHK_NAME): stat'ed only when
 	 * the name fails, so that directories and devices are not policed.
 	 * obj == NULL: the call creates it, nothing to stat, always checked;
@@ -204,14 +204,18 @@ struct shim_fs {
 	int objflags;
 };
 
-#define SHIM_FS(d, p, o, c) \
-	((struct shim_fs){ .dirfd = (d), .path = (p), .op = (o), .chk = (c), \
-			   .size = -1, .objfd = (d), .obj = (p) })
+#define SHIM_FS(d, p, o, c)              \
+	((struct shim_fs){ .dirfd = (d), \
+			   .path = (p),  \
+			   .op = (o),    \
+			   .chk = (c),   \
+			   .size = -1,   \
+			   .objfd = (d), \
+			   .obj = (p) })
 
 /* Absolute, lexically normalised form of (dirfd, path).  fresh != 0 asks
  * the kernel for the cwd instead of trusting the cache.  -1 if unknown. */
-int shim_abspath(int dirfd, const char *path, int fresh, char *out,
-		 size_t sz);
+int shim_abspath(int dirfd, const char *path, int fresh, char *out, size_t sz);
 /* The path an fd refers to (readlink of /proc/self/fd/N), absolute only. */
 int shim_fdpath(int fd, char *out, size_t sz);
 
@@ -277,8 +281,7 @@ static inline int shim_fs_pre(int *look, const struct shim_fs *a,
 	return err ? shim_refuse(err) : 0;
 }
 
-static inline void shim_fs_post(int look, int failed,
-				const struct shim_fs *a,
+static inline void shim_fs_post(int look, int failed, const struct shim_fs *a,
 				const struct shim_fs *b)
 {
 	if (SHIM_UNLIKELY(failed) && look)
@@ -287,20 +290,26 @@ static inline void shim_fs_post(int look, int failed,
 }
 
 /* One path argument: pre, real call, post. */
-#define PATH_HOOK(fsval, call) do {				\
-	struct shim_fs f_ = (fsval);				\
-	int look_, rc_;						\
-	if (shim_fs_pre(&look_, &f_, NULL))			\
-		return -1;					\
-	rc_ = (call);						\
-	shim_fs_post(look_, rc_ < 0, &f_, NULL);		\
-	return rc_;						\
-} while (0)
+#define PATH_HOOK(fsval, call)                           \
+	do {                                             \
+		struct shim_fs f_ = (fsval);             \
+		int look_, rc_;                          \
+		if (shim_fs_pre(&look_, &f_, NULL))      \
+			return -1;                       \
+		rc_ = (call);                            \
+		shim_fs_post(look_, rc_ < 0, &f_, NULL); \
+		return rc_;                              \
+	} while (0)
 
 /* explain.c */
 enum shim_kind {
-	SHIM_K_HIDDEN, SHIM_K_READONLY, SHIM_K_SUFFIX, SHIM_K_SIZE,
-	SHIM_K_NOTCOVERED, SHIM_K_EXEC, SHIM_K_NET,
+	SHIM_K_HIDDEN,
+	SHIM_K_READONLY,
+	SHIM_K_SUFFIX,
+	SHIM_K_SIZE,
+	SHIM_K_NOTCOVERED,
+	SHIM_K_EXEC,
+	SHIM_K_NET,
 };
 
 /* A failed file call: explain it when the policy does.  Keeps errno;
@@ -322,13 +331,12 @@ void shim_emit(const struct shim_rec *rec, uint64_t key);
 uint64_t shim_key(const char *op, const char *target);
 
 /* envfix.c: putting our variables back into an exec's environment. */
-#define SHIM_ENV_MAX	65536	/* larger environments are passed as is */
-#define SHIM_LD_MERGE	0x100u	/* LD_PRELOAD present but without us */
+#define SHIM_ENV_MAX 65536 /* larger environments are passed as is */
+#define SHIM_LD_MERGE 0x100u /* LD_PRELOAD present but without us */
 /* Our entry in an LD_PRELOAD value (entries split by ':' or ' '). */
 int shim_preload_find(const char *v, const char **start, size_t *len);
 unsigned shim_env_missing(char *const envp[], size_t *n, size_t *ldlen);
-char **shim_env_fill(char *const envp[], char **out, unsigned miss,
-		     char *ld);
+char **shim_env_fill(char *const envp[], char **out, unsigned miss, char *ld);
 
 /*
  * Rebuild envp on the stack when a program removed our variables (env -i,
@@ -337,19 +345,21 @@ char **shim_env_fill(char *const envp[], char **out, unsigned miss,
  * vfork child, no locks, no allocation, the caller's array is not
  * modified.
  */
-#define SHIM_ENV_FIX(envp) do {						\
-	size_t n_, ldlen_;						\
-	unsigned miss_;							\
-	if (shim_g.repair &&						\
-	    (miss_ = shim_env_missing((envp), &n_, &ldlen_)) != 0 &&	\
-	    n_ < SHIM_ENV_MAX) {					\
-		char **v_ = __builtin_alloca((n_ + SHIM_NVARS + 1) *	\
-					     sizeof(char *));		\
-		char *ld_ = (miss_ & SHIM_LD_MERGE) ?			\
-			    __builtin_alloca(ldlen_) : NULL;		\
-		(envp) = shim_env_fill((envp), v_, miss_, ld_);		\
-	}								\
-} while (0)
+#define SHIM_ENV_FIX(envp)                                                   \
+	do {                                                                 \
+		size_t n_, ldlen_;                                           \
+		unsigned miss_;                                              \
+		if (shim_g.repair &&                                         \
+		    (miss_ = shim_env_missing((envp), &n_, &ldlen_)) != 0 && \
+		    n_ < SHIM_ENV_MAX) {                                     \
+			char **v_ = __builtin_alloca((n_ + SHIM_NVARS + 1) * \
+						     sizeof(char *));        \
+			char *ld_ = (miss_ & SHIM_LD_MERGE)                  \
+					    ? __builtin_alloca(ldlen_)       \
+					    : NULL;                          \
+			(envp) = shim_env_fill((envp), v_, miss_, ld_);      \
+		}                                                            \
+	} while (0)
 
 /* exec.c: 0, or the errno to refuse the exec with (explained). */
 int shim_exec_check(const char *path, char *const argv[]);

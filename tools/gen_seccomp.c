@@ -76,31 +76,50 @@
 /* When a rule applies, from the network policy. */
 enum sc_when {
 	SC_ALWAYS = 0,
-	SC_NET_CLOSED,	/* no internet sockets at all */
-	SC_NET_OPEN,	/* internet sockets allowed, minus the odd ones */
-	SC_NO_PIDNS,	/* landlock-only: no pid/ipc namespace around us */
+	SC_NET_CLOSED, /* no internet sockets at all */
+	SC_NET_OPEN, /* internet sockets allowed, minus the odd ones */
+	SC_NO_PIDNS, /* landlock-only: no pid/ipc namespace around us */
 };
 
 struct sc_rule {
-	int nr;			/* negative: not on this architecture */
-	int err;		/* errno the call fails with */
+	int nr; /* negative: not on this architecture */
+	int err; /* errno the call fails with */
 	enum sc_when when;
 	unsigned ncmp;
 	struct scmp_arg_cmp cmp[2];
 };
 
-#define CMP(i, o, a, b) { .arg = (i), .op = (o), .datum_a = (a), .datum_b = (b) }
-#define NOSYS(name) { .nr = SCMP_SYS(name), .err = ENOSYS }
-#define DENY(name) { .nr = SCMP_SYS(name), .err = EPERM }
+#define CMP(i, o, a, b)                                               \
+	{                                                             \
+		.arg = (i), .op = (o), .datum_a = (a), .datum_b = (b) \
+	}
+#define NOSYS(name)                                 \
+	{                                           \
+		.nr = SCMP_SYS(name), .err = ENOSYS \
+	}
+#define DENY(name)                                 \
+	{                                          \
+		.nr = SCMP_SYS(name), .err = EPERM \
+	}
 /* clone(2) takes its flags in arg 0 on x86_64 and arm64 (not on s390). */
-#define CLONE_NS(flag) { .nr = SCMP_SYS(clone), .err = EPERM, .ncmp = 1, \
-	.cmp = { CMP(0, SCMP_CMP_MASKED_EQ, (flag), (flag)) } }
+#define CLONE_NS(flag)                                                \
+	{                                                             \
+		.nr = SCMP_SYS(clone), .err = EPERM, .ncmp = 1,       \
+		.cmp = { CMP(0, SCMP_CMP_MASKED_EQ, (flag), (flag)) } \
+	}
 /* The kernel reads an ioctl request as 32 bits: compare only those, or
  * (1 << 32) | TIOCSTI slips past (CVE-2019-10063, TTY-02). */
-#define IOCTL(req) { .nr = SCMP_SYS(ioctl), .err = EPERM, .ncmp = 1, \
-	.cmp = { CMP(1, SCMP_CMP_MASKED_EQ, 0xffffffffu, (req)) } }
-#define SOCK(e, when_, i, o, a, b) { .nr = SCMP_SYS(socket), .err = (e), \
-	.when = (when_), .ncmp = 1, .cmp = { CMP(i, o, a, b) } }
+#define IOCTL(req)                                                        \
+	{                                                                 \
+		.nr = SCMP_SYS(ioctl), .err = EPERM, .ncmp = 1,           \
+		.cmp = { CMP(1, SCMP_CMP_MASKED_EQ, 0xffffffffu, (req)) } \
+	}
+#define SOCK(e, when_, i, o, a, b)                                   \
+	{                                                            \
+		.nr = SCMP_SYS(socket), .err = (e), .when = (when_), \
+		.ncmp = 1,                                           \
+		.cmp = { CMP(i, o, a, b) }                           \
+	}
 
 /*
  * personality(2): allow only PER_LINUX (0) and the query 0xffffffff.
@@ -111,51 +130,99 @@ struct sc_rule {
  * masked rules cover it; one more refuses anything above 32 bits.
  */
 /* A call aimed at another process (pid argument i non-zero). */
-#define OTHER_PID(name, i, when_) { .nr = SCMP_SYS(name), .err = EPERM, \
-	.when = (when_), .ncmp = 1, .cmp = { CMP(i, SCMP_CMP_NE, 0, 0) } }
-#define NO_PIDNS(name) { .nr = SCMP_SYS(name), .err = EPERM, .when = SC_NO_PIDNS }
+#define OTHER_PID(name, i, when_)                                    \
+	{                                                            \
+		.nr = SCMP_SYS(name), .err = EPERM, .when = (when_), \
+		.ncmp = 1,                                           \
+		.cmp = { CMP(i, SCMP_CMP_NE, 0, 0) }                 \
+	}
+#define NO_PIDNS(name)                                                  \
+	{                                                               \
+		.nr = SCMP_SYS(name), .err = EPERM, .when = SC_NO_PIDNS \
+	}
 
-#define PERS(i) { .nr = SCMP_SYS(personality), .err = EPERM, .ncmp = 1, \
-	.cmp = { CMP(0, SCMP_CMP_MASKED_EQ, \
-		     (1ULL << (i)) | (1ULL << (((i) + 1) % 32)), 1ULL << (i)) } }
+#define PERS(i)                                                          \
+	{                                                                \
+		.nr = SCMP_SYS(personality), .err = EPERM, .ncmp = 1,    \
+		.cmp = { CMP(0, SCMP_CMP_MASKED_EQ,                      \
+			     (1ULL << (i)) | (1ULL << (((i) + 1) % 32)), \
+			     1ULL << (i)) }                              \
+	}
 #define PERS4(i) PERS(i), PERS((i) + 1), PERS((i) + 2), PERS((i) + 3)
 #define PERS16(i) PERS4(i), PERS4((i) + 4), PERS4((i) + 8), PERS4((i) + 12)
 
 static const struct sc_rule sc_rules[] = {
 	/* Fall back to calls the filter can read (SCF-04, -05, -06). */
-	NOSYS(clone3), NOSYS(openat2),
-	NOSYS(open_tree), NOSYS(move_mount), NOSYS(fsopen), NOSYS(fsconfig),
-	NOSYS(fsmount), NOSYS(fspick), NOSYS(mount_setattr),
+	NOSYS(clone3),
+	NOSYS(openat2),
+	NOSYS(open_tree),
+	NOSYS(move_mount),
+	NOSYS(fsopen),
+	NOSYS(fsconfig),
+	NOSYS(fsmount),
+	NOSYS(fspick),
+	NOSYS(mount_setattr),
 	{ .nr = SC_NR_OPEN_TREE_ATTR, .err = ENOSYS },
-	NOSYS(io_uring_setup), NOSYS(io_uring_enter), NOSYS(io_uring_register),
+	NOSYS(io_uring_setup),
+	NOSYS(io_uring_enter),
+	NOSYS(io_uring_register),
 
 	/* Namespaces and mounts (NS-01..03). */
-	DENY(unshare), DENY(setns), DENY(mount), DENY(umount2),
-	DENY(pivot_root), DENY(chroot),
-	CLONE_NS(CLONE_NEWNS), CLONE_NS(CLONE_NEWCGROUP), CLONE_NS(CLONE_NEWUTS),
-	CLONE_NS(CLONE_NEWIPC), CLONE_NS(CLONE_NEWUSER), CLONE_NS(CLONE_NEWPID),
+	DENY(unshare),
+	DENY(setns),
+	DENY(mount),
+	DENY(umount2),
+	DENY(pivot_root),
+	DENY(chroot),
+	CLONE_NS(CLONE_NEWNS),
+	CLONE_NS(CLONE_NEWCGROUP),
+	CLONE_NS(CLONE_NEWUTS),
+	CLONE_NS(CLONE_NEWIPC),
+	CLONE_NS(CLONE_NEWUSER),
+	CLONE_NS(CLONE_NEWPID),
 	CLONE_NS(CLONE_NEWNET),
 
 	/* Kernel attack surface (NS-04, PROC-06). */
-	DENY(bpf), DENY(perf_event_open), DENY(userfaultfd),
-	DENY(keyctl), DENY(add_key), DENY(request_key),
-	DENY(kexec_load), DENY(kexec_file_load),
-	DENY(init_module), DENY(finit_module), DENY(delete_module),
-	DENY(open_by_handle_at), DENY(name_to_handle_at),
-	DENY(acct), DENY(quotactl), DENY(swapon), DENY(swapoff),
-	DENY(reboot), DENY(syslog), DENY(iopl), DENY(ioperm),
-	DENY(lookup_dcookie), DENY(vhangup), DENY(nfsservctl), DENY(uselib),
+	DENY(bpf),
+	DENY(perf_event_open),
+	DENY(userfaultfd),
+	DENY(keyctl),
+	DENY(add_key),
+	DENY(request_key),
+	DENY(kexec_load),
+	DENY(kexec_file_load),
+	DENY(init_module),
+	DENY(finit_module),
+	DENY(delete_module),
+	DENY(open_by_handle_at),
+	DENY(name_to_handle_at),
+	DENY(acct),
+	DENY(quotactl),
+	DENY(swapon),
+	DENY(swapoff),
+	DENY(reboot),
+	DENY(syslog),
+	DENY(iopl),
+	DENY(ioperm),
+	DENY(lookup_dcookie),
+	DENY(vhangup),
+	DENY(nfsservctl),
+	DENY(uselib),
 
 	/* Other processes (PROC-03, SCF-09). */
-	DENY(ptrace), DENY(process_vm_readv), DENY(process_vm_writev),
+	DENY(ptrace),
+	DENY(process_vm_readv),
+	DENY(process_vm_writev),
 	DENY(pidfd_getfd),
 	/* Limits, priority and scheduling of other processes: RLIMIT_CPU=1
 	 * on the agent kills it past the signal scope; PRIO_USER and
 	 * IOPRIO_WHO_USER reach every process of the uid, namespace or not. */
 	OTHER_PID(prlimit64, 0, SC_ALWAYS),
-	OTHER_PID(setpriority, 0, SC_ALWAYS),	/* which != PRIO_PROCESS */
+	OTHER_PID(setpriority, 0, SC_ALWAYS), /* which != PRIO_PROCESS */
 	OTHER_PID(setpriority, 1, SC_NO_PIDNS),
-	{ .nr = SCMP_SYS(ioprio_set), .err = EPERM, .ncmp = 1,
+	{ .nr = SCMP_SYS(ioprio_set),
+	  .err = EPERM,
+	  .ncmp = 1,
 	  .cmp = { CMP(0, SCMP_CMP_NE, 1 /* IOPRIO_WHO_PROCESS */, 0) } },
 	OTHER_PID(ioprio_set, 1, SC_NO_PIDNS),
 	OTHER_PID(sched_setscheduler, 0, SC_NO_PIDNS),
@@ -166,29 +233,44 @@ static const struct sc_rule sc_rules[] = {
 	OTHER_PID(move_pages, 0, SC_NO_PIDNS),
 	/* SysV IPC of the host (IPC-07): no ipc namespace in landlock-only
 	 * mode, and ids can be guessed without *get. */
-	NO_PIDNS(shmget), NO_PIDNS(shmat), NO_PIDNS(shmctl),
-	NO_PIDNS(msgget), NO_PIDNS(msgsnd), NO_PIDNS(msgrcv), NO_PIDNS(msgctl),
-	NO_PIDNS(semget), NO_PIDNS(semop), NO_PIDNS(semctl),
+	NO_PIDNS(shmget),
+	NO_PIDNS(shmat),
+	NO_PIDNS(shmctl),
+	NO_PIDNS(msgget),
+	NO_PIDNS(msgsnd),
+	NO_PIDNS(msgrcv),
+	NO_PIDNS(msgctl),
+	NO_PIDNS(semget),
+	NO_PIDNS(semop),
+	NO_PIDNS(semctl),
 	NO_PIDNS(semtimedop),
 
 	/* Foreign personalities (SCF-02). */
-	PERS16(0), PERS16(16),
-	{ .nr = SCMP_SYS(personality), .err = EPERM, .ncmp = 1,
+	PERS16(0),
+	PERS16(16),
+	{ .nr = SCMP_SYS(personality),
+	  .err = EPERM,
+	  .ncmp = 1,
 	  .cmp = { CMP(0, SCMP_CMP_GT, 0xffffffffu, 0) } },
 
 	/* A notify listener of the payload's own could answer CONTINUE for
 	 * calls a later filter means to refuse (SCF-08). */
-	{ .nr = SCMP_SYS(seccomp), .err = EPERM, .ncmp = 2,
+	{ .nr = SCMP_SYS(seccomp),
+	  .err = EPERM,
+	  .ncmp = 2,
 	  .cmp = { CMP(0, SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER, 0),
 		   CMP(1, SCMP_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER,
 		       SECCOMP_FILTER_FLAG_NEW_LISTENER) } },
 
 	/* Typing into the terminal (TTY-01..03). */
-	IOCTL(TIOCSTI), IOCTL(TIOCLINUX),
+	IOCTL(TIOCSTI),
+	IOCTL(TIOCLINUX),
 
 	/* Sockets (NET-01, -04, -05).  Network closed: unix only. */
 	SOCK(EAFNOSUPPORT, SC_NET_CLOSED, 0, SCMP_CMP_NE, AF_UNIX, 0),
-	{ .nr = SCMP_SYS(socketpair), .err = EAFNOSUPPORT, .ncmp = 1,
+	{ .nr = SCMP_SYS(socketpair),
+	  .err = EAFNOSUPPORT,
+	  .ncmp = 1,
 	  .cmp = { CMP(0, SCMP_CMP_NE, AF_UNIX, 0) } },
 	/* Network open: no link-layer or raw sockets, and no MPTCP or SCTP,
 	 * which Landlock's TCP rules do not cover. */
@@ -203,16 +285,12 @@ static const struct sc_rule sc_rules[] = {
 static int sc_applies(const struct sc_rule *r, int closed, int pidns)
 {
 	if (r->nr < 0)
-		return 0;	/* the syscall does not exist here */
+		return 0; /* the syscall does not exist here */
 	switch (r->when) {
-	case SC_NET_CLOSED:
-		return closed;
-	case SC_NET_OPEN:
-		return !closed;
-	case SC_NO_PIDNS:
-		return !pidns;
-	case SC_ALWAYS:
-		break;
+	case SC_NET_CLOSED: return closed;
+	case SC_NET_OPEN: return !closed;
+	case SC_NO_PIDNS: return !pidns;
+	case SC_ALWAYS: break;
 	}
 	return 1;
 }
@@ -262,8 +340,7 @@ static void emit(int closed, int pidns)
 		die("seccomp_export_bpf", rc);
 	len = (size_t)lseek(fd, 0, SEEK_END);
 	buf = malloc(len + 1);
-	if (!buf || len % sizeof *f ||
-	    pread(fd, buf, len, 0) != (ssize_t)len)
+	if (!buf || len % sizeof *f || pread(fd, buf, len, 0) != (ssize_t)len)
 		die("reading the filter back", -EIO);
 	close(fd);
 	f = (struct sock_filter *)buf;
@@ -280,8 +357,8 @@ static void emit(int closed, int pidns)
 int main(void)
 {
 	printf("/* Generated by tools/gen_seccomp.c with libseccomp %u.%u.%u: "
-	       "do not edit. */\n\n", SCMP_VER_MAJOR, SCMP_VER_MINOR,
-	       SCMP_VER_MICRO);
+	       "do not edit. */\n\n",
+	       SCMP_VER_MAJOR, SCMP_VER_MINOR, SCMP_VER_MICRO);
 	for (int closed = 0; closed < 2; closed++)
 		for (int pidns = 0; pidns < 2; pidns++)
 			emit(closed, pidns);

@@ -16,9 +16,9 @@ struct optdef {
 	const char *name;
 	int has_arg;
 	int (*fn)(struct cli *c, const char *arg, const struct optdef *d);
-	const char *meta;	/* argument name for --help, or NULL */
+	const char *meta; /* argument name for --help, or NULL */
 	const char *help;
-	int value;		/* action or override name, per handler */
+	int value; /* action or override name, per handler */
 	const char *ov;
 };
 
@@ -46,8 +46,10 @@ static int h_override(struct cli *c, const char *arg, const struct optdef *d)
 static int h_action(struct cli *c, const char *arg, const struct optdef *d)
 {
 	if (c->action != CLI_RUN && c->action != (enum cli_action)d->value) {
-		fprintf(stderr, "sbxrun: --%s cannot be combined with another "
-			"management option\n", d->name);
+		fprintf(stderr,
+			"sbxrun: --%s cannot be combined with another "
+			"management option\n",
+			d->name);
 		return SBX_EXIT_FAIL;
 	}
 	c->action = (enum cli_action)d->value;
@@ -71,7 +73,7 @@ static int h_command_b64(struct cli *c, const char *arg, const struct optdef *d)
 	if (!s || strlen(s) != n) {
 		free(s);
 		fprintf(stderr, "sbxrun: --command-base64: not valid base64 of "
-			"a command\n");
+				"a command\n");
 		return SBX_EXIT_FAIL;
 	}
 	c->shell_owned = s;
@@ -118,39 +120,68 @@ static int h_mode(struct cli *c, const char *arg, const struct optdef *d)
 	else if (strcmp(arg, "landlock-only") == 0)
 		c->opts.mode = SBX_MODE_LANDLOCK_ONLY;
 	else {
-		fprintf(stderr, "sbxrun: --mode takes auto, full or "
-			"landlock-only, not '%s'\n", arg);
+		fprintf(stderr,
+			"sbxrun: --mode takes auto, full or "
+			"landlock-only, not '%s'\n",
+			arg);
 		return SBX_EXIT_FAIL;
 	}
 	return 0;
 }
 
 static const struct optdef opts[] = {
-	{ "command", 1, h_command, "STRING", "run STRING with /bin/sh -c", 0, NULL },
-	{ "command-base64", 1, h_command_b64, "B64", "like -c, the string base64-encoded (hook mode)", 0, NULL },
-	{ "profile", 1, h_profile, "NAME", "profile: default, strict, build, or a file", 0, NULL },
-	{ "allow-read", 1, h_override, "PATH", "make PATH readable (lifts a hide)", 0, "allow-read" },
-	{ "allow-write", 1, h_override, "PATH", "make PATH writable", 0, "allow-write" },
+	{ "command", 1, h_command, "STRING", "run STRING with /bin/sh -c", 0,
+	  NULL },
+	{ "command-base64", 1, h_command_b64, "B64",
+	  "like -c, the string base64-encoded (hook mode)", 0, NULL },
+	{ "profile", 1, h_profile, "NAME",
+	  "profile: default, strict, build, or a file", 0, NULL },
+	{ "allow-read", 1, h_override, "PATH",
+	  "make PATH readable (lifts a hide)", 0, "allow-read" },
+	{ "allow-write", 1, h_override, "PATH", "make PATH writable", 0,
+	  "allow-write" },
 	{ "hide", 1, h_override, "PATH", "hide PATH", 0, "hide" },
-	{ "net", 1, h_override, "MODE", "off | loopback | on | allow:HOST[,HOST]", 0, "net" },
-	{ "timeout", 1, h_override, "SECS", "kill everything after SECS seconds (exit 124)", 0, "timeout" },
-	{ "env-keep", 1, h_override, "NAME", "pass environment variable NAME (a glob)", 0, "env-keep" },
-	{ "workdir", 1, h_workdir, "DIR", "project directory (default: the current one)", 0, NULL },
-	{ "mode", 1, h_mode, "MODE", "kernel mode: auto | full | landlock-only", 0, NULL },
-	{ "report", 1, h_report, "FILE", "write a JSON report to FILE (- for stdout)", 0, NULL },
-	{ "quiet", 0, h_flag, NULL, "no explanations on stderr", SBX_OPT_QUIET, NULL },
-	{ "verbose", 0, h_verbose, NULL, "say which mode and layers are used", 0, NULL },
-	{ "unsafe-project", 0, h_flag, NULL, "allow /, $HOME or a system dir as the writable project", SBX_OPT_UNSAFE_PROJECT, NULL },
-	{ "check", 1, h_action, "PATH", "what the policy says about PATH, and why", CLI_CHECK, NULL },
-	{ "list-paths", 0, h_action, NULL, "every effective path rule and where it came from", CLI_LIST_PATHS, NULL },
-	{ "add-path", 1, h_action, "PATH[=MODE]", "add PATH (rw, ro or hide; default rw) to the per-project conf", CLI_ADD_PATH, NULL },
-	{ "remove-path", 1, h_action, "PATH", "remove PATH from the per-project conf", CLI_REMOVE_PATH, NULL },
-	{ "edit", 0, h_action, NULL, "edit the per-project conf in $EDITOR", CLI_EDIT, NULL },
-	{ "trust", 0, h_action, NULL, "trust this project's .sbxrun.conf as it is now", CLI_TRUST, NULL },
-	{ "dry-run", 0, h_action, NULL, "show the effective policy and the kernel plan", CLI_DRY_RUN, NULL },
-	{ "status", 0, h_action, NULL, "which kernel features exist, which mode is used", CLI_STATUS, NULL },
-	{ "hook", 1, h_action, "AGENT", "pre-tool-use hook mode (claude-code)", CLI_HOOK, NULL },
-	{ "version", 0, h_action, NULL, "print the version", CLI_VERSION, NULL },
+	{ "net", 1, h_override, "MODE",
+	  "off | loopback | on | allow:HOST[,HOST]", 0, "net" },
+	{ "timeout", 1, h_override, "SECS",
+	  "kill everything after SECS seconds (exit 124)", 0, "timeout" },
+	{ "env-keep", 1, h_override, "NAME",
+	  "pass environment variable NAME (a glob)", 0, "env-keep" },
+	{ "workdir", 1, h_workdir, "DIR",
+	  "project directory (default: the current one)", 0, NULL },
+	{ "mode", 1, h_mode, "MODE", "kernel mode: auto | full | landlock-only",
+	  0, NULL },
+	{ "report", 1, h_report, "FILE",
+	  "write a JSON report to FILE (- for stdout)", 0, NULL },
+	{ "quiet", 0, h_flag, NULL, "no explanations on stderr", SBX_OPT_QUIET,
+	  NULL },
+	{ "verbose", 0, h_verbose, NULL, "say which mode and layers are used",
+	  0, NULL },
+	{ "unsafe-project", 0, h_flag, NULL,
+	  "allow /, $HOME or a system dir as the writable project",
+	  SBX_OPT_UNSAFE_PROJECT, NULL },
+	{ "check", 1, h_action, "PATH",
+	  "what the policy says about PATH, and why", CLI_CHECK, NULL },
+	{ "list-paths", 0, h_action, NULL,
+	  "every effective path rule and where it came from", CLI_LIST_PATHS,
+	  NULL },
+	{ "add-path", 1, h_action, "PATH[=MODE]",
+	  "add PATH (rw, ro or hide; default rw) to the per-project conf",
+	  CLI_ADD_PATH, NULL },
+	{ "remove-path", 1, h_action, "PATH",
+	  "remove PATH from the per-project conf", CLI_REMOVE_PATH, NULL },
+	{ "edit", 0, h_action, NULL, "edit the per-project conf in $EDITOR",
+	  CLI_EDIT, NULL },
+	{ "trust", 0, h_action, NULL,
+	  "trust this project's .sbxrun.conf as it is now", CLI_TRUST, NULL },
+	{ "dry-run", 0, h_action, NULL,
+	  "show the effective policy and the kernel plan", CLI_DRY_RUN, NULL },
+	{ "status", 0, h_action, NULL,
+	  "which kernel features exist, which mode is used", CLI_STATUS, NULL },
+	{ "hook", 1, h_action, "AGENT", "pre-tool-use hook mode (claude-code)",
+	  CLI_HOOK, NULL },
+	{ "version", 0, h_action, NULL, "print the version", CLI_VERSION,
+	  NULL },
 	{ "help", 0, h_action, NULL, "this help", CLI_HELP, NULL },
 };
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
@@ -200,7 +231,7 @@ int sbx_cli_parse(struct cli *c, int argc, char **argv)
 		const struct optdef *d;
 
 		if (ch == 'c')
-			ch = 256;	/* --command */
+			ch = 256; /* --command */
 		else if (ch == 'h')
 			ch = 256 + (int)NOPTS - 1;
 		else if (ch == 'V')
@@ -222,7 +253,7 @@ int sbx_cli_parse(struct cli *c, int argc, char **argv)
 		c->argv = argv + optind;
 	if (c->shell && c->argv) {
 		fprintf(stderr, "sbxrun: give either -c STRING or a command, "
-			"not both\n");
+				"not both\n");
 		return SBX_EXIT_FAIL;
 	}
 	return 0;

@@ -8,10 +8,10 @@
 #include "sbx.h"
 
 /* Exit codes (DESIGN 9). */
-#define SBX_EXIT_TIMEOUT	124
-#define SBX_EXIT_FAIL		125
-#define SBX_EXIT_NOEXEC		126
-#define SBX_EXIT_NOTFOUND	127
+#define SBX_EXIT_TIMEOUT 124
+#define SBX_EXIT_FAIL 125
+#define SBX_EXIT_NOEXEC 126
+#define SBX_EXIT_NOTFOUND 127
 
 enum cli_action {
 	CLI_RUN = 0,
@@ -37,11 +37,11 @@ struct cli {
 	const char *overrides[CLI_MAX_OVERRIDES + 1];
 	char *owned[CLI_MAX_OVERRIDES];
 	size_t noverrides;
-	const char *shell;	/* -c STRING */
-	char *shell_owned;	/* decoded --command-base64 */
-	const char *report;	/* --report FILE */
+	const char *shell; /* -c STRING */
+	char *shell_owned; /* decoded --command-base64 */
+	const char *report; /* --report FILE */
 	int verbose;
-	char **argv;		/* the command, or NULL */
+	char **argv; /* the command, or NULL */
 };
 
 /* Parse argv into c.  Returns 0, or an exit code after printing why. */

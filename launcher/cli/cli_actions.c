@@ -59,8 +59,10 @@ static int act_check(struct cli *c)
 		sbx_close(s);
 		return die("bad path", c->action_arg);
 	}
-	printf("%s: %s\n", rd.path, !rd.allowed ? rd.verdict :
-	       wr.allowed ? "writable" : "read-only");
+	printf("%s: %s\n", rd.path,
+	       !rd.allowed  ? rd.verdict
+	       : wr.allowed ? "writable"
+			    : "read-only");
 	printf("  rule: %s (%s) from %s\n", rd.rule[0] ? rd.rule : "none",
 	       rd.mode[0] ? rd.mode : "-", rd.source[0] ? rd.source : "-");
 	printf("  read: %s\n", rd.reason);
@@ -137,7 +139,8 @@ static void print_policy(const struct sbx_policy *p)
 	printf("\nexec deny rules: %zu\n", p->nexec);
 	for (size_t i = 0; i < p->nexec; i++)
 		printf("  %s%s: %s\n", p->exec[i].program,
-		       p->exec[i].nargs ? " (with args)" : "", p->exec[i].reason);
+		       p->exec[i].nargs ? " (with args)" : "",
+		       p->exec[i].reason);
 	printf("\nlimits: timeout=%llus cpu=%llus memory=%llu nofile=%llu "
 	       "nproc=%llu fsize=%llu\nfallback: %s\n",
 	       (unsigned long long)p->limits.timeout,
@@ -192,10 +195,11 @@ static int act_status(struct cli *c)
 	printf("user namespaces: %s%s%s\n", f.userns ? "yes" : "no",
 	       f.userns ? "" : " -- ", f.userns ? "" : f.userns_why);
 	printf("seccomp: %s\n", f.seccomp ? "yes" : "no");
-	ok = sbx_mode_resolve((enum sbx_kmode)c->opts.mode, &f, &mode, &err) == 0;
+	ok = sbx_mode_resolve((enum sbx_kmode)c->opts.mode, &f, &mode, &err) ==
+	     0;
 	if (ok)
-		printf("mode: %s\n", mode == SBX_KMODE_FULL ? "full" :
-		       "landlock-only");
+		printf("mode: %s\n",
+		       mode == SBX_KMODE_FULL ? "full" : "landlock-only");
 	else
 		printf("mode: none: %s\n", err.msg);
 	if (ok) {
@@ -270,8 +274,8 @@ static int act_trust(struct cli *c)
 		return r;
 	if (sbx_conf_trust(&l, &err) < 0)
 		return die("not trusted", err.msg);
-	printf("trusted %s as it is now (hash recorded in %s)\n",
-	       l.inrepo_conf, l.trust_file);
+	printf("trusted %s as it is now (hash recorded in %s)\n", l.inrepo_conf,
+	       l.trust_file);
 	return 0;
 }
 
@@ -304,7 +308,8 @@ static int act_edit(struct cli *c)
 	snprintf(cmd, sizeof(cmd), "%s \"$1\"", ed && *ed ? ed : "vi");
 	pid_t pid = fork();
 	if (pid == 0) {
-		execl("/bin/sh", "sh", "-c", cmd, "sh", l.project_conf, (char *)NULL);
+		execl("/bin/sh", "sh", "-c", cmd, "sh", l.project_conf,
+		      (char *)NULL);
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
@@ -332,7 +337,7 @@ static int print_result(struct cli *c, struct sbx_result *res,
 			strerror(res->exec_errno));
 	if (res->timed_out)
 		fprintf(stderr, "sbxrun: timed out; everything in the sandbox "
-			"was killed\n");
+				"was killed\n");
 	if (!(c->opts.flags & SBX_OPT_QUIET))
 		sbx_report_summary(stderr, res);
 	if (report_fd >= 0 && sbx_report_write(report_fd, res, argv) < 0) {
@@ -370,15 +375,18 @@ static int act_run(struct cli *c)
 		req.interactive = isatty(STDIN_FILENO);
 	}
 	if (s->pol.redirect_caches && !(c->opts.flags & SBX_OPT_QUIET))
-		fprintf(stderr, "sbxrun: build profile: toolchain caches "
-			"redirected to %s\n", s->pol.cache_dir);
+		fprintf(stderr,
+			"sbxrun: build profile: toolchain caches "
+			"redirected to %s\n",
+			s->pol.cache_dir);
 	st = sbx_run(s, &req, &res, err, sizeof(err));
 	if (st != SBX_OK) {
 		sbx_close(s);
 		if (report_fd >= 0)
 			close(report_fd);
-		return die(st == SBX_E_KERNEL ? "cannot sandbox" :
-			   "cannot run the command", err);
+		return die(st == SBX_E_KERNEL ? "cannot sandbox"
+					      : "cannot run the command",
+			   err);
 	}
 	if (c->verbose)
 		fprintf(stderr, "sbxrun: mode %s, layers %s\n", res->mode,
@@ -403,7 +411,7 @@ int sbx_cli_main(int argc, char **argv)
 
 	if (r == 0 && c.action != CLI_RUN && (c.argv || c.shell)) {
 		fprintf(stderr, "sbxrun: management options run nothing; "
-			"drop the command\n");
+				"drop the command\n");
 		r = SBX_EXIT_FAIL;
 	}
 	if (r) {

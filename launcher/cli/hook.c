@@ -69,7 +69,8 @@ static char *decision(const char *dec, const char *reason, json_t *input)
 	char *txt = NULL, *out = NULL;
 
 	if (!root || !h ||
-	    json_object_set_new(h, "hookEventName", json_string("PreToolUse")) ||
+	    json_object_set_new(h, "hookEventName",
+				json_string("PreToolUse")) ||
 	    json_object_set_new(h, "permissionDecision", json_string(dec)) ||
 	    json_object_set_new(h, "permissionDecisionReason", jstr(reason)) ||
 	    (input && json_object_set(h, "updatedInput", input)) ||
@@ -148,30 +149,36 @@ static int answer_bash(json_t *in, const struct sbx_opts *opts,
 	int r;
 
 	if (!json_is_object(ti))
-		return deny(out, "sbxrun hook: the PreToolUse input has no "
+		return deny(out,
+			    "sbxrun hook: the PreToolUse input has no "
 			    "tool_input object; refusing to run the command "
 			    "unsandboxed");
 	cmdj = json_object_get(ti, "command");
 	if (!json_is_string(cmdj))
-		return deny(out, "sbxrun hook: tool_input.command is missing "
+		return deny(out,
+			    "sbxrun hook: tool_input.command is missing "
 			    "or not a string; refusing to run it unsandboxed");
 	cmd = json_string_value(cmdj);
 	len = json_string_length(cmdj);
 	if (!o.project_dir) {
 		if (!cwd || cwd[0] != '/')
-			return deny(out, "sbxrun hook: the PreToolUse input "
+			return deny(out,
+				    "sbxrun hook: the PreToolUse input "
 				    "has no absolute cwd, so the project is "
 				    "unknown; refusing to run the command "
 				    "unsandboxed");
 		o.project_dir = cwd;
 	}
 	if (!sbxrun || sbxrun[0] != '/' || access(sbxrun, X_OK) != 0)
-		return deny(out, "sbxrun hook: cannot find the sbxrun binary "
+		return deny(out,
+			    "sbxrun hook: cannot find the sbxrun binary "
 			    "to run the command with (%s)",
 			    sbxrun ? sbxrun : "unknown");
 	if (sbx_open(&pc.s, &o, err, sizeof(err)) != SBX_OK)
-		return deny(out, "sbxrun: cannot load the sandbox policy for "
-			    "%s: %s", o.project_dir, err);
+		return deny(out,
+			    "sbxrun: cannot load the sandbox policy for "
+			    "%s: %s",
+			    o.project_dir, err);
 	r = sbx_hook_commands(cmd, len, check_one, &pc);
 	if (r != 0) {
 		sbx_close(pc.s);
@@ -189,15 +196,19 @@ static int answer_bash(json_t *in, const struct sbx_opts *opts,
 
 		free(rew);
 		sbx_close(pc.s);
-		return deny(out, "sbxrun hook: the command is %zu bytes; run "
+		return deny(out,
+			    "sbxrun hook: the command is %zu bytes; run "
 			    "in the sandbox it would be %zu bytes, over the "
 			    "%u-byte limit of one shell argument. Write long "
 			    "scripts to a file in the project and run the "
-			    "file", len, rl, SBX_HOOK_MAX_REWRITTEN);
+			    "file",
+			    len, rl, SBX_HOOK_MAX_REWRITTEN);
 	}
-	snprintf(reason, sizeof(reason), "sbxrun: the command runs in the "
+	snprintf(reason, sizeof(reason),
+		 "sbxrun: the command runs in the "
 		 "sandbox (profile %s, project %s); refusals are explained "
-		 "on stderr", pc.s->pol.profile ? pc.s->pol.profile : "default",
+		 "on stderr",
+		 pc.s->pol.profile ? pc.s->pol.profile : "default",
 		 pc.s->pol.project ? pc.s->pol.project : o.project_dir);
 	for (size_t i = 0; (w = sbx_warning(pc.s, i)); i++) {
 		size_t n = strlen(reason);
@@ -227,38 +238,44 @@ int sbx_hook_answer_exe(const char *json, size_t len,
 
 	*out = NULL;
 	if (len > SBX_HOOK_MAX_INPUT)
-		return deny(out, "sbxrun hook: the hook input is over %u "
+		return deny(out,
+			    "sbxrun hook: the hook input is over %u "
 			    "bytes; refusing to run the command unsandboxed",
 			    SBX_HOOK_MAX_INPUT);
 	in = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!in)
-		return deny(out, "sbxrun hook: the hook input is not valid "
+		return deny(out,
+			    "sbxrun hook: the hook input is not valid "
 			    "JSON (line %d, column %d: %s); refusing to run "
-			    "the command unsandboxed", jerr.line, jerr.column,
-			    jerr.text);
+			    "the command unsandboxed",
+			    jerr.line, jerr.column, jerr.text);
 	if (!json_is_object(in)) {
 		json_decref(in);
-		return deny(out, "sbxrun hook: the hook input is not a JSON "
+		return deny(out,
+			    "sbxrun hook: the hook input is not a JSON "
 			    "object; refusing to run the command unsandboxed");
 	}
 	ev = str_field(in, "hook_event_name");
 	tool = str_field(in, "tool_name");
 	if (!ev || !tool) {
 		json_decref(in);
-		return deny(out, "sbxrun hook: the hook input has no %s; "
+		return deny(out,
+			    "sbxrun hook: the hook input has no %s; "
 			    "refusing to run the command unsandboxed",
 			    !ev ? "hook_event_name" : "tool_name");
 	}
 	if (strcmp(ev, "PreToolUse") != 0) {
 		char msg[512];
 
-		snprintf(msg, sizeof(msg), "sbxrun --hook claude-code answers "
+		snprintf(msg, sizeof(msg),
+			 "sbxrun --hook claude-code answers "
 			 "PreToolUse only, not '%.200s'; install it with "
-			 "scripts/install-hook.sh\n", ev);
+			 "scripts/install-hook.sh\n",
+			 ev);
 		json_decref(in);
 		return block(out, msg);
 	}
-	if (strcmp(tool, "Bash") != 0) {	/* no decision */
+	if (strcmp(tool, "Bash") != 0) { /* no decision */
 		json_decref(in);
 		return 0;
 	}
@@ -354,21 +371,24 @@ int sbx_hook_main(const char *agent, const struct sbx_opts *opts)
 	 * agent: the command would run unsandboxed.  Never die of EPIPE. */
 	signal(SIGPIPE, SIG_IGN);
 	if (!agent || strcmp(agent, "claude-code") != 0) {
-		fprintf(stderr, "sbxrun: --hook %s: unknown agent; the hook "
+		fprintf(stderr,
+			"sbxrun: --hook %s: unknown agent; the hook "
 			"protocol supported is claude-code (blocking the "
-			"call)\n", agent ? agent : "");
+			"call)\n",
+			agent ? agent : "");
 		return EXIT_BLOCK;
 	}
 	if (isatty(STDIN_FILENO))
 		fprintf(stderr, "sbxrun: --hook claude-code: reading the "
-			"PreToolUse JSON on stdin\n");
+				"PreToolUse JSON on stdin\n");
 	in = read_all(STDIN_FILENO, SBX_HOOK_MAX_INPUT, &len, &rerr);
 	if (!in) {
 		fputs(nomem_msg, stderr);
 		return EXIT_BLOCK;
 	}
 	if (rerr)
-		r = deny(&out, "sbxrun hook: cannot read the hook input: %s; "
+		r = deny(&out,
+			 "sbxrun hook: cannot read the hook input: %s; "
 			 "refusing to run the command unsandboxed",
 			 strerror(rerr));
 	else
@@ -379,8 +399,10 @@ int sbx_hook_main(const char *agent, const struct sbx_opts *opts)
 		return EXIT_BLOCK;
 	}
 	if (out && write_all(r == 0 ? STDOUT_FILENO : STDERR_FILENO, out) < 0) {
-		fprintf(stderr, "sbxrun: hook: cannot write the answer: %s; "
-			"blocking the call\n", strerror(errno));
+		fprintf(stderr,
+			"sbxrun: hook: cannot write the answer: %s; "
+			"blocking the call\n",
+			strerror(errno));
 		r = EXIT_BLOCK;
 	}
 	free(out);

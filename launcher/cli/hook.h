@@ -18,11 +18,11 @@
 int sbx_hook_main(const char *agent, const struct sbx_opts *opts);
 
 /* Hook input larger than this is refused (deny) without being parsed. */
-#define SBX_HOOK_MAX_INPUT	(8u << 20)
+#define SBX_HOOK_MAX_INPUT (8u << 20)
 /* The rewritten command must fit in one argument of execve(2)
  * (MAX_ARG_STRLEN, 128 KiB) with room for the agent's own wrapping;
  * a command whose rewritten form is longer is denied. */
-#define SBX_HOOK_MAX_REWRITTEN	(120u * 1024u)
+#define SBX_HOOK_MAX_REWRITTEN (120u * 1024u)
 
 /*
  * The whole decision, without I/O: json[0..len) is the hook input (need

@@ -60,9 +60,13 @@ char *sbx_base64_decode(const char *s, size_t *outlen)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		const char c = s[i];
-		int d = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ?
-			c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52 :
-			c == '+' ? 62 : c == '/' ? 63 : c == '=' ? 0 : -1;
+		int d = c >= 'A' && c <= 'Z'   ? c - 'A'
+			: c >= 'a' && c <= 'z' ? c - 'a' + 26
+			: c >= '0' && c <= '9' ? c - '0' + 52
+			: c == '+'	       ? 62
+			: c == '/'	       ? 63
+			: c == '='	       ? 0
+					       : -1;
 
 		if (d < 0 || (c == '=' && i < n - 2) || (pad && c != '='))
 			goto bad;
@@ -231,8 +235,8 @@ char *sbx_hook_rewrite(const char *sbxrun, const char *cwd, const char *cmd,
 
 /* ------------------------------------------------------------ lexer */
 
-#define MAX_DEPTH	64
-#define MAX_HEREDOCS	64
+#define MAX_DEPTH 64
+#define MAX_HEREDOCS 64
 
 enum lmode { L_NORMAL, L_SQ, L_DQ, L_ANSI };
 enum fkind { F_TOP, F_PAREN, F_BQ };
@@ -245,7 +249,7 @@ struct frame {
 	size_t argc, cap;
 	struct sbuf word;
 	int in_word;
-	int digits_only;	/* the word so far is an fd number */
+	int digits_only; /* the word so far is an fd number */
 	enum redir pending;
 };
 
@@ -258,12 +262,12 @@ struct lexer {
 	const char *s;
 	size_t len, i;
 	struct frame f[MAX_DEPTH];
-	int depth;		/* index of the top frame */
+	int depth; /* index of the top frame */
 	struct heredoc hd[MAX_HEREDOCS];
 	size_t nhd;
 	sbx_hook_cmd_fn fn;
 	void *ctx;
-	int stop;		/* fn's non-zero answer */
+	int stop; /* fn's non-zero answer */
 	int oom;
 };
 
@@ -453,7 +457,7 @@ static void redirection(struct lexer *x, char c)
 {
 	struct frame *f = top(x);
 
-	if (f->in_word && f->digits_only) {	/* 2>file: fd number */
+	if (f->in_word && f->digits_only) { /* 2>file: fd number */
 		free(f->word.s);
 		f->word = (struct sbuf){ 0 };
 		f->in_word = 0;
@@ -462,7 +466,7 @@ static void redirection(struct lexer *x, char c)
 	f->pending = R_TARGET;
 	if (c == '<' && peek(x, 1) == '<') {
 		x->i++;
-		if (peek(x, 1) == '<') {		/* <<< here-string */
+		if (peek(x, 1) == '<') { /* <<< here-string */
 			x->i++;
 		} else if (peek(x, 1) == '-') {
 			x->i++;
@@ -529,9 +533,7 @@ static int step_normal(struct lexer *x)
 		redirection(x, c);
 		return 0;
 	case ' ':
-	case '\t':
-		end_word(x);
-		return 0;
+	case '\t': end_word(x); return 0;
 	case '\n':
 		end_command(x);
 		if (x->nhd)
@@ -539,12 +541,8 @@ static int step_normal(struct lexer *x)
 		return 0;
 	case ';':
 	case '&':
-	case '|':
-		end_command(x);
-		return 0;
-	case '(':
-		end_command(x);
-		return push(x, F_PAREN);
+	case '|': end_command(x); return 0;
+	case '(': end_command(x); return push(x, F_PAREN);
 	case ')':
 		if (f->kind == F_PAREN)
 			pop(x);
@@ -559,9 +557,7 @@ static int step_normal(struct lexer *x)
 		}
 		addc(x, c);
 		return 0;
-	default:
-		addc(x, c);
-		return 0;
+	default: addc(x, c); return 0;
 	}
 }
 
@@ -620,14 +616,10 @@ int sbx_hook_commands(const char *cmd, size_t len, sbx_hook_cmd_fn fn,
 			else
 				addc(x, c);
 			break;
-		case L_DQ:
-			r = step_dq(x);
-			break;
-		case L_NORMAL:
-			r = step_normal(x);
-			break;
+		case L_DQ: r = step_dq(x); break;
+		case L_NORMAL: r = step_normal(x); break;
 		}
-		if (r < 0)	/* nested too deep: stop looking */
+		if (r < 0) /* nested too deep: stop looking */
 			break;
 	}
 	while (x->depth > 0)
@@ -666,19 +658,16 @@ static int in_list(const char *w, const char *const *list)
 }
 
 /* Words after which the next word is the program. */
-static const char *const prefix_words[] = {
-	"!", "{", "if", "then", "else", "elif", "do", "while", "until",
-	"builtin", NULL
-};
+static const char *const prefix_words[] = { "!",     "{",	"if", "then",
+					    "else",  "elif",	"do", "while",
+					    "until", "builtin", NULL };
 /* Wrappers that run their arguments, after their own options. */
-static const char *const wrappers[] = {
-	"time", "exec", "nohup", "setsid", NULL
-};
+static const char *const wrappers[] = { "time", "exec", "nohup", "setsid",
+					NULL };
 /* Words that start something that runs no program by itself. */
-static const char *const no_program[] = {
-	"case", "esac", "for", "select", "in", "function", "done", "fi",
-	"}", "[[", "]]", NULL
-};
+static const char *const no_program[] = { "case", "esac",     "for",  "select",
+					  "in",	  "function", "done", "fi",
+					  "}",	  "[[",	      "]]",   NULL };
 
 int sbx_hook_program(char *const argv[])
 {
@@ -694,12 +683,13 @@ int sbx_hook_program(char *const argv[])
 		} else if (in_list(w, wrappers)) {
 			for (i++; argv[i] && argv[i][0] == '-'; i++)
 				if (!strcmp(argv[i], "-a") && argv[i + 1])
-					i++;	/* exec -a NAME */
+					i++; /* exec -a NAME */
 		} else if (strcmp(w, "command") == 0) {
 			i++;
 			for (; argv[i] && argv[i][0] == '-'; i++)
-				if (strchr(argv[i], 'v') || strchr(argv[i], 'V'))
-					return -1;	/* a lookup */
+				if (strchr(argv[i], 'v') ||
+				    strchr(argv[i], 'V'))
+					return -1; /* a lookup */
 		} else if (strcmp(w, "env") == 0) {
 			/* options (the ones with an argument too) and
 			 * assignments */

@@ -16,13 +16,13 @@
 #include "policy.h"
 
 struct sbx_features {
-	int landlock_abi;	/* 0: not available */
-	int userns;		/* unprivileged user namespaces usable */
-	int seccomp;		/* seccomp filters available */
-	int is_root;		/* euid 0 */
-	char landlock_why[256];	/* when landlock_abi == 0: why and the fix */
-	char userns_why[512];	/* when !userns: why and the exact fix */
-	int userns_assumed;	/* userns = 1 was not tried (quick probe) */
+	int landlock_abi; /* 0: not available */
+	int userns; /* unprivileged user namespaces usable */
+	int seccomp; /* seccomp filters available */
+	int is_root; /* euid 0 */
+	char landlock_why[256]; /* when landlock_abi == 0: why and the fix */
+	char userns_why[512]; /* when !userns: why and the exact fix */
+	int userns_assumed; /* userns = 1 was not tried (quick probe) */
 };
 
 /* Probe what the kernel offers.  quick skips the user namespace trial
@@ -33,9 +33,9 @@ void sbx_features_probe(struct sbx_features *f, int quick);
 
 /* Which protections hold in a mode: for --dry-run and --status. */
 enum sbx_enf {
-	SBX_ENF_KERNEL = 0,	/* enforced by the kernel */
-	SBX_ENF_ADVISORY = 1,	/* only the shim (dynamic programs) */
-	SBX_ENF_NONE = 2,	/* not enforced at all */
+	SBX_ENF_KERNEL = 0, /* enforced by the kernel */
+	SBX_ENF_ADVISORY = 1, /* only the shim (dynamic programs) */
+	SBX_ENF_NONE = 2, /* not enforced at all */
 };
 
 /* Resolve --mode auto to what this machine can do; -1 + message when a
@@ -47,18 +47,18 @@ int sbx_mode_resolve(enum sbx_kmode want, const struct sbx_features *f,
 /* Everything the supervisor needs to start one command. */
 struct sbx_launch {
 	const struct sbx_policy *pol;
-	enum sbx_kmode mode;		/* FULL or LANDLOCK, already resolved */
+	enum sbx_kmode mode; /* FULL or LANDLOCK, already resolved */
 	const struct sbx_features *feat;
-	int warn_missing;		/* fallback = warn: run with what exists */
-	char *const *argv;		/* argv[0] looked up in envp's PATH */
-	char *const *envp;		/* the final, scrubbed environment */
-	const char *workdir;		/* absolute; inside the sandbox */
-	const char *policy_file;	/* compiled policy on the host, or NULL */
-	const char *shim_path;		/* libsbxshim.so, or NULL */
-	int fd_in, fd_out, fd_err;	/* become 0,1,2; -1 = keep ours */
-	int keep_tty;			/* interactive shell: keep the terminal,
+	int warn_missing; /* fallback = warn: run with what exists */
+	char *const *argv; /* argv[0] looked up in envp's PATH */
+	char *const *envp; /* the final, scrubbed environment */
+	const char *workdir; /* absolute; inside the sandbox */
+	const char *policy_file; /* compiled policy on the host, or NULL */
+	const char *shim_path; /* libsbxshim.so, or NULL */
+	int fd_in, fd_out, fd_err; /* become 0,1,2; -1 = keep ours */
+	int keep_tty; /* interactive shell: keep the terminal,
 					 * block TIOCSTI instead of setsid */
-	int report_fd;			/* out: -1, or set by sbx_launch to the
+	int report_fd; /* out: -1, or set by sbx_launch to the
 					 * receiving end of the report socket
 					 * before the command runs (see
 					 * on_report) */
@@ -70,16 +70,16 @@ struct sbx_launch {
 	 * which is 1 or 2.  May be NULL. */
 	void (*on_output)(void *ctx, int which, const char *buf, size_t len);
 	void *output_ctx;
-	const char *stdin_data;		/* with fd_in == -2: fed to stdin */
+	const char *stdin_data; /* with fd_in == -2: fed to stdin */
 	size_t stdin_len;
 };
 
 struct sbx_exit {
-	int code;		/* what sbxrun should exit with (DESIGN 9) */
-	int status;		/* the command's exit status, when it exited */
-	int sig;		/* the signal that killed it, or 0 */
+	int code; /* what sbxrun should exit with (DESIGN 9) */
+	int status; /* the command's exit status, when it exited */
+	int sig; /* the signal that killed it, or 0 */
 	int timed_out;
-	int exec_errno;		/* exec failed in the child: 126/127 */
+	int exec_errno; /* exec failed in the child: 126/127 */
 	uint64_t duration_ns;
 };
 
@@ -93,8 +93,8 @@ int sbx_launch(struct sbx_launch *l, struct sbx_exit *x, struct sbx_err *err);
 /* The layers, each usable alone (called in the child, single-threaded,
  * before exec).  All return 0 or -1 with err. */
 int sbx_mounts_setup(const struct sbx_launch *l, struct sbx_err *err);
-int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode,
-		       int abi, struct sbx_err *err);
+int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode, int abi,
+		       struct sbx_err *err);
 int sbx_seccomp_apply(const struct sbx_policy *p, enum sbx_kmode mode,
 		      struct sbx_err *err);
 

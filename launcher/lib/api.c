@@ -21,8 +21,7 @@ static void seterr(char *buf, size_t len, const char *msg)
 		snprintf(buf, len, "%s", msg);
 }
 
-int sbx_open(sbx_t **out, const struct sbx_opts *o, char *errbuf,
-	     size_t errlen)
+int sbx_open(sbx_t **out, const struct sbx_opts *o, char *errbuf, size_t errlen)
 {
 	struct sbx_err err = { "" };
 	sbx_t *s = calloc(1, sizeof(*s));
@@ -103,8 +102,9 @@ int sbx_check(sbx_t *s, const char *path, enum sbx_access acc, int64_t size,
 {
 	struct sbx_decision d;
 	struct stat st;
-	enum sbx_op op = acc == SBX_ACCESS_WRITE ? SBX_OP_WRITE :
-			 acc == SBX_ACCESS_EXEC ? SBX_OP_EXEC : SBX_OP_READ;
+	enum sbx_op op = acc == SBX_ACCESS_WRITE  ? SBX_OP_WRITE
+			 : acc == SBX_ACCESS_EXEC ? SBX_OP_EXEC
+						  : SBX_OP_READ;
 
 	if (!s || !path || !a)
 		return SBX_E_ARG;
@@ -117,8 +117,8 @@ int sbx_check(sbx_t *s, const char *path, enum sbx_access acc, int64_t size,
 	a->allowed = d.verdict == SBX_ALLOW;
 	snprintf(a->verdict, sizeof(a->verdict), "%s", verdict_word(d.verdict));
 	fill_rule(a, d.rule);
-	sbx_explain_path(a->reason, sizeof(a->reason), &s->pol, path,
-			 a->path, op, d, size);
+	sbx_explain_path(a->reason, sizeof(a->reason), &s->pol, path, a->path,
+			 op, d, size);
 	return SBX_OK;
 }
 
@@ -196,8 +196,8 @@ int sbx_write_file(sbx_t *s, const char *path, const void *data, size_t len,
 		return SBX_E_DENIED;
 	/* O_NOFOLLOW: a symlink planted by a sandboxed run must not
 	 * redirect the write (THREATS FS-13). */
-	fd = open(a->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		  0666);
+	fd = open(a->path,
+		  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
 	if (fd < 0)
 		return SBX_E_IO;
 	while (len > 0) {
@@ -251,8 +251,9 @@ static int walk(sbx_t *s, const char *dir, const char *pat, struct list *l,
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", strcmp(dir, "/") ?
-			     dir : "", e->d_name) >= (int)sizeof(path))
+		if (snprintf(path, sizeof(path), "%s/%s",
+			     strcmp(dir, "/") ? dir : "",
+			     e->d_name) >= (int)sizeof(path))
 			continue;
 		dec = sbx_policy_decide(&s->pol, path, SBX_OP_READ, -1);
 		if (dec.verdict == SBX_DENY_HIDDEN ||

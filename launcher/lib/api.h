@@ -11,7 +11,7 @@
 struct sbx {
 	struct sbx_policy pol;
 	struct sbx_locs locs;
-	enum sbx_kmode mode;	/* as requested */
+	enum sbx_kmode mode; /* as requested */
 };
 
 #endif

@@ -62,7 +62,8 @@ static const char *type_name(int t)
 {
 	switch (t) {
 	case CONFIG_TYPE_GROUP: return "a group { ... }";
-	case CONFIG_TYPE_INT: case CONFIG_TYPE_INT64: return "an integer";
+	case CONFIG_TYPE_INT:
+	case CONFIG_TYPE_INT64: return "an integer";
 	case CONFIG_TYPE_FLOAT: return "a number";
 	case CONFIG_TYPE_STRING: return "a string";
 	case CONFIG_TYPE_BOOL: return "true or false";
@@ -137,8 +138,10 @@ static int get_size(const config_setting_t *s, uint64_t *out,
 	if (t == CONFIG_TYPE_STRING &&
 	    sbx_parse_size(config_setting_get_string(s), out) == 0)
 		return 0;
-	return cfail(err, s, "'%s' must be a number of bytes or a size "
-		     "such as \"512M\" or \"8G\"", config_setting_name(s));
+	return cfail(err, s,
+		     "'%s' must be a number of bytes or a size "
+		     "such as \"512M\" or \"8G\"",
+		     config_setting_name(s));
 }
 
 /* Member lookup that rejects unknown keys in a group. */
@@ -157,8 +160,9 @@ static int check_keys(const config_setting_t *g, const char *const *keys,
 				     name ? name : "?",
 				     config_setting_parent(g) ? " in " : "",
 				     config_setting_parent(g) &&
-				     config_setting_name(g) ?
-				     config_setting_name(g) : "");
+						     config_setting_name(g)
+					     ? config_setting_name(g)
+					     : "");
 	}
 	return 0;
 }
@@ -170,8 +174,7 @@ struct suffix_ctx {
 };
 
 static int add_suffix(struct sbx_policy *p, const char *v,
-		      const config_setting_t *e, void *ctx,
-		      struct sbx_err *err)
+		      const config_setting_t *e, void *ctx, struct sbx_err *err)
 {
 	struct sbx_path_rule *r = ctx;
 
@@ -207,7 +210,8 @@ static int apply_path(struct sbx_policy *p, const config_setting_t *g,
 	    want(mode, CONFIG_TYPE_STRING, err) < 0)
 		return -1;
 	if (sbx_parse_pmode(config_setting_get_string(mode), &m) < 0)
-		return cfail(err, mode, "mode must be \"rw\", \"ro\" or "
+		return cfail(err, mode,
+			     "mode must be \"rw\", \"ro\" or "
 			     "\"hide\", not \"%s\"",
 			     config_setting_get_string(mode));
 	if (sbx_policy_add_path(p, config_setting_get_string(root), m, 0,
@@ -216,7 +220,7 @@ static int apply_path(struct sbx_policy *p, const config_setting_t *g,
 	r = sbx_policy_last_rule(p);
 	if (!r || strcmp(r->src.file, src_of(root).file) != 0 ||
 	    r->src.line != src_of(root).line)
-		return 0;	/* dropped (cannot lift a hide) */
+		return 0; /* dropped (cannot lift a hide) */
 	s = config_setting_get_member(g, "suffixes");
 	if (s && each_string(p, s, add_suffix, r, err) < 0)
 		return -1;
@@ -268,7 +272,8 @@ static int sec_network(struct sbx_policy *p, const config_setting_t *s,
 		if (want(m, CONFIG_TYPE_STRING, err) < 0)
 			return -1;
 		if (sbx_parse_net(config_setting_get_string(m), &p->net) < 0)
-			return cfail(err, m, "network mode must be \"off\", "
+			return cfail(err, m,
+				     "network mode must be \"off\", "
 				     "\"loopback\", \"on\" or \"filtered\"");
 		p->net_src = src_of(m);
 		p->net_src.file = sbx_policy_intern(p, p->net_src.file);
@@ -282,8 +287,8 @@ static int sec_network(struct sbx_policy *p, const config_setting_t *s,
 	return 0;
 }
 
-static int collect_args(const config_setting_t *a, const char **args,
-			size_t *n, struct sbx_err *err)
+static int collect_args(const config_setting_t *a, const char **args, size_t *n,
+			struct sbx_err *err)
 {
 	*n = 0;
 	if (!a)
@@ -317,7 +322,8 @@ static int apply_exec(struct sbx_policy *p, const config_setting_t *g,
 	prog = config_setting_get_member(g, "program");
 	reason = config_setting_get_member(g, "reason");
 	if (!prog || !reason)
-		return cfail(err, g, "an exec deny entry needs program and "
+		return cfail(err, g,
+			     "an exec deny entry needs program and "
 			     "reason");
 	if (want(prog, CONFIG_TYPE_STRING, err) < 0 ||
 	    want(reason, CONFIG_TYPE_STRING, err) < 0 ||
@@ -326,9 +332,9 @@ static int apply_exec(struct sbx_policy *p, const config_setting_t *g,
 		return -1;
 	if (!*config_setting_get_string(prog))
 		return cfail(err, prog, "empty program");
-	if (sbx_policy_add_exec(p, config_setting_get_string(prog), args,
-				nargs, config_setting_get_string(reason),
-				src_of(prog), &e2) < 0)
+	if (sbx_policy_add_exec(p, config_setting_get_string(prog), args, nargs,
+				config_setting_get_string(reason), src_of(prog),
+				&e2) < 0)
 		return cfail(err, g, "%s", e2.msg);
 	return 0;
 }
@@ -373,11 +379,12 @@ static int sec_env(struct sbx_policy *p, const config_setting_t *s,
 static int sec_limits(struct sbx_policy *p, const config_setting_t *s,
 		      struct sbx_err *err)
 {
-	static const char *const keys[] = { "timeout", "cpu", "memory",
-		"nofile", "nproc", "fsize", NULL };
+	static const char *const keys[] = { "timeout", "cpu",	"memory",
+					    "nofile",  "nproc", "fsize",
+					    NULL };
 	uint64_t *dst[] = { &p->limits.timeout, &p->limits.cpu,
-		&p->limits.memory, &p->limits.nofile, &p->limits.nproc,
-		&p->limits.fsize };
+			    &p->limits.memory,	&p->limits.nofile,
+			    &p->limits.nproc,	&p->limits.fsize };
 
 	if (want(s, CONFIG_TYPE_GROUP, err) < 0 || check_keys(s, keys, err) < 0)
 		return -1;
@@ -445,7 +452,8 @@ static int apply_config(struct sbx_policy *p, const config_t *c,
 	config_setting_t *root = config_root_setting(c);
 
 	for (int i = 0; i < config_setting_length(root); i++) {
-		config_setting_t *s = config_setting_get_elem(root, (unsigned)i);
+		config_setting_t *s =
+			config_setting_get_elem(root, (unsigned)i);
 		const char *name = config_setting_name(s);
 		size_t k, n = sizeof(sections) / sizeof(sections[0]);
 
@@ -453,9 +461,11 @@ static int apply_config(struct sbx_policy *p, const config_t *c,
 			if (strcmp(name, sections[k].name) == 0)
 				break;
 		if (k == n)
-			return cfail(err, s, "unknown key '%s' (known: profile, "
+			return cfail(err, s,
+				     "unknown key '%s' (known: profile, "
 				     "paths, protect, network, exec, env, "
-				     "limits, fallback, redirect_caches)", name);
+				     "limits, fallback, redirect_caches)",
+				     name);
 		if (sections[k].apply(p, s, err) < 0)
 			return -1;
 	}
@@ -470,20 +480,22 @@ static int apply_config(struct sbx_policy *p, const config_t *c,
 static int has_include(const char *path, const char *text, struct sbx_err *err)
 {
 	char line[4096];
-	FILE *f = text ? fmemopen((void *)text, strlen(text), "r") :
-			 fopen(path, "re");
+	FILE *f = text ? fmemopen((void *)text, strlen(text), "r")
+		       : fopen(path, "re");
 	int n = 0, found = 0;
 
 	if (!f)
-		return 0;	/* libconfig reports the I/O error */
+		return 0; /* libconfig reports the I/O error */
 	while (!found && fgets(line, sizeof(line), f)) {
 		n++;
 		found = strncmp(line + strspn(line, " \t"), "@include", 8) == 0;
 	}
 	fclose(f);
 	if (found)
-		snprintf(err->msg, sizeof(err->msg), "%s:%d: @include is not "
-			 "supported in sbxrun conf files", path, n);
+		snprintf(err->msg, sizeof(err->msg),
+			 "%s:%d: @include is not "
+			 "supported in sbxrun conf files",
+			 path, n);
 	return found;
 }
 
@@ -499,11 +511,12 @@ static int read_config(config_t *c, const char *path, const char *text,
 	ok = text ? config_read_string(c, text) : config_read_file(c, path);
 	if (!ok) {
 		if (config_error_type(c) == CONFIG_ERR_FILE_IO)
-			snprintf(err->msg, sizeof(err->msg), "%s: cannot read: %s",
-				 path, strerror(errno));
+			snprintf(err->msg, sizeof(err->msg),
+				 "%s: cannot read: %s", path, strerror(errno));
 		else
 			snprintf(err->msg, sizeof(err->msg), "%s:%d: %s",
-				 config_error_file(c) ? config_error_file(c) : path,
+				 config_error_file(c) ? config_error_file(c)
+						      : path,
 				 config_error_line(c), config_error_text(c));
 		config_destroy(c);
 		return -1;
@@ -550,10 +563,11 @@ static int conf_safe(const char *path, struct sbx_err *err)
 		return 0;
 	if ((st.st_uid != getuid() && st.st_uid != 0) ||
 	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		snprintf(err->msg, sizeof(err->msg), "%s: refusing a conf file "
+		snprintf(err->msg, sizeof(err->msg),
+			 "%s: refusing a conf file "
 			 "that others can write (owner uid %u, mode %03o); "
-			 "fix with: chmod go-w '%s'", path,
-			 (unsigned)st.st_uid, st.st_mode & 0777, path);
+			 "fix with: chmod go-w '%s'",
+			 path, (unsigned)st.st_uid, st.st_mode & 0777, path);
 		return -1;
 	}
 	return 0;
@@ -568,8 +582,8 @@ static const char *profile_of(const config_t *c)
 	return v;
 }
 
-static int profile_path(const struct sbx_locs *l, const char *name,
-			char *out, size_t outsz, struct sbx_err *err)
+static int profile_path(const struct sbx_locs *l, const char *name, char *out,
+			size_t outsz, struct sbx_err *err)
 {
 	if (strchr(name, '/')) {
 		snprintf(out, outsz, "%s", name);
@@ -587,8 +601,10 @@ static int profile_path(const struct sbx_locs *l, const char *name,
 	snprintf(out, outsz, "%s/%s.conf", l->profile_dir, name);
 	if (access(out, R_OK) == 0)
 		return 0;
-	snprintf(err->msg, sizeof(err->msg), "unknown profile '%s' (looked in "
-		 "%s/profiles and %s)", name, l->config_dir, l->profile_dir);
+	snprintf(err->msg, sizeof(err->msg),
+		 "unknown profile '%s' (looked in "
+		 "%s/profiles and %s)",
+		 name, l->config_dir, l->profile_dir);
 	return -1;
 bad:
 	snprintf(err->msg, sizeof(err->msg), "bad profile name '%s'", name);
@@ -605,9 +621,10 @@ static int load_profile(struct sbx_policy *p, const struct sbx_locs *l,
 	int r = -1;
 
 	if (depth > MAX_PROFILE_DEPTH) {
-		snprintf(err->msg, sizeof(err->msg), "profile '%s': profiles "
-			 "extend each other more than %d deep (a loop?)", name,
-			 MAX_PROFILE_DEPTH);
+		snprintf(err->msg, sizeof(err->msg),
+			 "profile '%s': profiles "
+			 "extend each other more than %d deep (a loop?)",
+			 name, MAX_PROFILE_DEPTH);
 		return -1;
 	}
 	if (profile_path(l, name, path, sizeof(path), err) < 0 ||
@@ -652,10 +669,12 @@ static int inrepo_trusted(struct sbx_policy *p, const struct sbx_locs *l)
 	}
 	if (strcmp(have, want_hash) == 0)
 		return 1;
-	sbx_policy_warn(p, src, want_hash[0] ?
-		"changed since you trusted it; ignored until you review it "
-		"and run: sbxrun --trust" :
-		"not trusted, ignored; review it and run: sbxrun --trust");
+	sbx_policy_warn(
+		p, src,
+		want_hash[0]
+			? "changed since you trusted it; ignored until you review it "
+			  "and run: sbxrun --trust"
+			: "not trusted, ignored; review it and run: sbxrun --trust");
 	return 0;
 }
 
@@ -669,8 +688,9 @@ static int read_tiers(struct sbx_policy *p, const struct sbx_locs *l,
 	snprintf(t[1].buf, sizeof(t[1].buf), "%s/config", l->config_dir);
 	t[1].path = (fl & SBX_OPT_NO_USER_CONF) ? NULL : t[1].buf;
 	t[2].path = (fl & SBX_OPT_NO_USER_CONF) ? NULL : l->project_conf;
-	t[3].path = (fl & SBX_OPT_NO_USER_CONF) || !inrepo_trusted(p, l) ?
-		    NULL : l->inrepo_conf;
+	t[3].path = (fl & SBX_OPT_NO_USER_CONF) || !inrepo_trusted(p, l)
+			    ? NULL
+			    : l->inrepo_conf;
 	for (int i = 0; i < 4; i++) {
 		if (!t[i].path || access(t[i].path, F_OK) != 0)
 			continue;

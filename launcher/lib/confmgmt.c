@@ -115,16 +115,18 @@ int sbx_locs_init(struct sbx_locs *l, const struct sbx_opts *o,
 		  struct sbx_err *err)
 {
 	char cwd[PATH_MAX], cfg[PATH_MAX];
-	const char *xdg = o && o->config_home ? o->config_home :
-			  getenv("XDG_CONFIG_HOME");
+	const char *xdg = o && o->config_home ? o->config_home
+					      : getenv("XDG_CONFIG_HOME");
 	const char *proj = o && o->project_dir ? o->project_dir : NULL;
 	const char *home = home_dir(o);
 
 	memset(l, 0, sizeof(*l));
 	if (!home)
-		return efail(err, "HOME is not set and user %u has no home in "
+		return efail(err,
+			     "HOME is not set and user %u has no home in "
 			     "/etc/passwd: set HOME (the secrets hidden under "
-			     "it depend on it)", (unsigned)getuid());
+			     "it depend on it)",
+			     (unsigned)getuid());
 	if (sbx_path_norm(home, "/", NULL, 1, l->home, sizeof(l->home)) < 0)
 		return efail(err, "bad home directory '%s'", home);
 	if (!proj && !getcwd(cwd, sizeof(cwd)))
@@ -134,10 +136,11 @@ int sbx_locs_init(struct sbx_locs *l, const struct sbx_opts *o,
 		return efail(err, "project directory '%s': %s",
 			     proj ? proj : cwd, strerror(errno));
 	/* Leave room for the longest name built below, so nothing is cut. */
-	if (strlen(l->home) > PATH_MAX - 128 || strlen(l->project) > PATH_MAX - 128 ||
+	if (strlen(l->home) > PATH_MAX - 128 ||
+	    strlen(l->project) > PATH_MAX - 128 ||
 	    (xdg && strlen(xdg) > PATH_MAX - 128))
 		return efail(err, "home, project or config directory path is "
-			     "too long");
+				  "too long");
 	if (xdg && xdg[0] == '/')
 		snprintf(cfg, sizeof(cfg), "%s", xdg);
 	else
@@ -148,15 +151,16 @@ int sbx_locs_init(struct sbx_locs *l, const struct sbx_opts *o,
 	snprintf(l->system_conf, sizeof(l->system_conf), "%s",
 		 o && o->system_conf ? o->system_conf : "/etc/sbxrun/config");
 	snprintf(l->project_hash, sizeof(l->project_hash), "%016llx",
-		 (unsigned long long)XXH3_64bits(l->project, strlen(l->project)));
-	snprintf(l->project_conf, sizeof(l->project_conf), "%s/projects/%s.conf",
-		 l->config_dir, l->project_hash);
+		 (unsigned long long)XXH3_64bits(l->project,
+						 strlen(l->project)));
+	snprintf(l->project_conf, sizeof(l->project_conf),
+		 "%s/projects/%s.conf", l->config_dir, l->project_hash);
 	snprintf(l->inrepo_conf, sizeof(l->inrepo_conf), "%s/.sbxrun.conf",
 		 strcmp(l->project, "/") ? l->project : "");
 	snprintf(l->trust_file, sizeof(l->trust_file), "%s/trust/%s",
 		 l->config_dir, l->project_hash);
-	snprintf(l->cache_dir, sizeof(l->cache_dir), "%s/.cache/sbxrun/build/%s",
-		 l->home, l->project_hash);
+	snprintf(l->cache_dir, sizeof(l->cache_dir),
+		 "%s/.cache/sbxrun/build/%s", l->home, l->project_hash);
 	find_profile_dir(l->profile_dir, sizeof(l->profile_dir), o);
 	return 0;
 }
@@ -196,7 +200,8 @@ static int write_atomic(const char *path, const char *data, size_t len,
 	int fd;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
 	if (fd < 0)
 		return efail(err, "%s: %s", tmp, strerror(errno));
 	if (write(fd, data, len) != (ssize_t)len || fsync(fd) < 0) {
@@ -248,8 +253,9 @@ static int load_project_conf(const struct sbx_locs *l, config_t *c,
 	if (access(l->project_conf, F_OK) != 0)
 		return 0;
 	if (!config_read_file(c, l->project_conf)) {
-		snprintf(err->msg, sizeof(err->msg), "%s:%d: %s", l->project_conf,
-			 config_error_line(c), config_error_text(c));
+		snprintf(err->msg, sizeof(err->msg), "%s:%d: %s",
+			 l->project_conf, config_error_line(c),
+			 config_error_text(c));
 		config_destroy(c);
 		return -1;
 	}
@@ -271,9 +277,11 @@ static int save_project_conf(const struct sbx_locs *l, config_t *c,
 		free(buf);
 		return efail(err, "%s: %s", dir, strerror(errno));
 	}
-	fprintf(mem, "# sbxrun per-project conf for %s\n"
+	fprintf(mem,
+		"# sbxrun per-project conf for %s\n"
 		"# (edited by sbxrun --add-path/--remove-path; see "
-		"conf/project.conf for the keys)\n", l->project);
+		"conf/project.conf for the keys)\n",
+		l->project);
 	config_write(c, mem);
 	fclose(mem);
 	r = write_atomic(l->project_conf, buf, len, err);
@@ -311,7 +319,7 @@ int sbx_conf_add_path(const struct sbx_locs *l, const char *root,
 		return efail(err, "bad path '%s': %s", root, strerror(errno));
 	if (load_project_conf(l, &c, err) < 0)
 		return -1;
-	sbx_conf_remove_path(l, norm, err);	/* replace, don't duplicate */
+	sbx_conf_remove_path(l, norm, err); /* replace, don't duplicate */
 	config_destroy(&c);
 	if (load_project_conf(l, &c, err) < 0 || !(ps = paths_list(&c, err)))
 		goto out;
@@ -349,7 +357,8 @@ int sbx_conf_remove_path(const struct sbx_locs *l, const char *root,
 		const char *v = NULL;
 
 		if (!config_setting_lookup_string(g, "root", &v) ||
-		    sbx_path_norm(v, l->project, l->home, 1, en, sizeof(en)) < 0 ||
+		    sbx_path_norm(v, l->project, l->home, 1, en, sizeof(en)) <
+			    0 ||
 		    strcmp(en, norm) != 0)
 			continue;
 		config_setting_remove_elem(ps, (unsigned)i);
@@ -370,8 +379,10 @@ int sbx_conf_remove_path(const struct sbx_locs *l, const char *root,
 static int ov_path(struct sbx_policy *p, const char *v, enum sbx_pmode m,
 		   struct sbx_err *err)
 {
-	struct sbx_src src = { m == SBX_RW ? "--allow-write" :
-			       m == SBX_RO ? "--allow-read" : "--hide", 0 };
+	struct sbx_src src = { m == SBX_RW   ? "--allow-write"
+			       : m == SBX_RO ? "--allow-read"
+					     : "--hide",
+			       0 };
 
 	return sbx_policy_add_path(p, v, m, SBX_RF_FLAG, src, err);
 }
@@ -386,8 +397,10 @@ static int ov_net(struct sbx_policy *p, const char *v, struct sbx_err *err)
 	p->net_src.line = 0;
 	if (strncmp(v, "allow:", 6) != 0) {
 		if (sbx_parse_net(v, &p->net) < 0 || p->net == SBX_NET_FILTERED)
-			return efail(err, "--net takes off, loopback, on or "
-				     "allow:HOST[,HOST...], not '%s'", v);
+			return efail(err,
+				     "--net takes off, loopback, on or "
+				     "allow:HOST[,HOST...], not '%s'",
+				     v);
 		return 0;
 	}
 	p->net = SBX_NET_FILTERED;
@@ -407,14 +420,12 @@ static int ov_timeout(struct sbx_policy *p, const char *v, struct sbx_err *err)
 	errno = 0;
 	t = strtoull(v, &end, 10);
 	if (errno || end == v || *end || v[0] == '-')
-		return efail(err, "--timeout takes whole seconds, not '%s'",
-			     v);
+		return efail(err, "--timeout takes whole seconds, not '%s'", v);
 	p->limits.timeout = t;
 	return 0;
 }
 
-int sbx_conf_override(struct sbx_policy *p, const char *ov,
-		      struct sbx_err *err)
+int sbx_conf_override(struct sbx_policy *p, const char *ov, struct sbx_err *err)
 {
 	const char *eq = strchr(ov, '=');
 	size_t n = eq ? (size_t)(eq - ov) : strlen(ov);

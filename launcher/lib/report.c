@@ -85,10 +85,12 @@ static json_t *result_json(const struct sbx_result *r, char *const argv[])
 	json_object_set_new(o, "version", json_integer(SBX_REPORT_VERSION));
 	json_object_set_new(o, "command", cmd);
 	json_object_set_new(o, "exit_code", json_integer(r->exit_code));
-	json_object_set_new(o, "status", r->status >= 0 && !r->signal ?
-			    json_integer(r->status) : json_null());
-	json_object_set_new(o, "signal", r->signal ?
-			    json_integer(r->signal) : json_null());
+	json_object_set_new(o, "status",
+			    r->status >= 0 && !r->signal
+				    ? json_integer(r->status)
+				    : json_null());
+	json_object_set_new(o, "signal",
+			    r->signal ? json_integer(r->signal) : json_null());
 	json_object_set_new(o, "timed_out", json_boolean(r->timed_out));
 	json_object_set_new(o, "duration_s", json_real(r->duration));
 	json_object_set_new(o, "mode", jstr(r->mode));

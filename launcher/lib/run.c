@@ -63,11 +63,11 @@ static void env_set(struct envv *e, const char *name, const char *value)
 static const struct {
 	const char *var, *sub;
 } cache_vars[] = {
-	{ "XDG_CACHE_HOME", "xdg" }, { "npm_config_cache", "npm" },
-	{ "PIP_CACHE_DIR", "pip" }, { "CARGO_HOME", "cargo" },
-	{ "GOCACHE", "go-build" }, { "GOMODCACHE", "go-mod" },
-	{ "GRADLE_USER_HOME", "gradle" }, { "PNPM_STORE_DIR", "pnpm" },
-	{ "YARN_CACHE_FOLDER", "yarn" }, { "CCACHE_DIR", "ccache" },
+	{ "XDG_CACHE_HOME", "xdg" },	    { "npm_config_cache", "npm" },
+	{ "PIP_CACHE_DIR", "pip" },	    { "CARGO_HOME", "cargo" },
+	{ "GOCACHE", "go-build" },	    { "GOMODCACHE", "go-mod" },
+	{ "GRADLE_USER_HOME", "gradle" },   { "PNPM_STORE_DIR", "pnpm" },
+	{ "YARN_CACHE_FOLDER", "yarn" },    { "CCACHE_DIR", "ccache" },
 	{ "npm_config_store_dir", "pnpm" },
 };
 
@@ -84,10 +84,13 @@ static void build_env(struct envv *e, const struct sbx_policy *p,
 			e->v[e->n++] = *ep;
 	e->v[e->n] = NULL;
 	env_set(e, "SBXRUN", "1");
-	env_set(e, "SBXRUN_NET", p->net == SBX_NET_FILTERED ? "filtered" :
-		p->net == SBX_NET_ON ? "on" : "off");
+	env_set(e, "SBXRUN_NET",
+		p->net == SBX_NET_FILTERED ? "filtered"
+		: p->net == SBX_NET_ON	   ? "on"
+					   : "off");
 	if (p->redirect_caches && p->cache_dir)
-		for (size_t i = 0; i < sizeof(cache_vars) / sizeof(cache_vars[0]); i++) {
+		for (size_t i = 0;
+		     i < sizeof(cache_vars) / sizeof(cache_vars[0]); i++) {
 			snprintf(buf, sizeof(buf), "%s/%s", p->cache_dir,
 				 cache_vars[i].sub);
 			env_set(e, cache_vars[i].var, buf);
@@ -112,7 +115,8 @@ static int find_shim(char *out, size_t outsz)
 {
 	const char *env = getenv("SBXRUN_SHIM");
 	static const char *const rel[] = { "libsbxshim.so",
-		"sbxrun/libsbxshim.so", "../lib/sbxrun/libsbxshim.so" };
+					   "sbxrun/libsbxshim.so",
+					   "../lib/sbxrun/libsbxshim.so" };
 	Dl_info info;
 	char dir[PATH_MAX], *slash;
 
@@ -248,7 +252,8 @@ static int pick_mode(const sbx_t *s, const struct sbx_features *f,
 {
 	*warn = 0;
 	if (s->pol.net == SBX_NET_FILTERED) {
-		snprintf(err->msg, sizeof(err->msg), "filtered network (an "
+		snprintf(err->msg, sizeof(err->msg),
+			 "filtered network (an "
 			 "allow-list) is not available yet; use --net off, "
 			 "loopback or on");
 		return SBX_E_KERNEL;
@@ -258,7 +263,8 @@ static int pick_mode(const sbx_t *s, const struct sbx_features *f,
 			return SBX_OK;
 		/* Even with fallback = warn: dropping Landlock to let the
 		 * network through would drop the filesystem boundary too. */
-		snprintf(err->msg, sizeof(err->msg), "--net loopback needs a "
+		snprintf(err->msg, sizeof(err->msg),
+			 "--net loopback needs a "
 			 "private network namespace, which needs user "
 			 "namespaces (see sbxrun --status)");
 		return SBX_E_KERNEL;
@@ -267,16 +273,17 @@ static int pick_mode(const sbx_t *s, const struct sbx_features *f,
 		return SBX_E_KERNEL;
 	*warn = 1;
 	*mode = f->userns ? SBX_KMODE_FULL : SBX_KMODE_LANDLOCK;
-	fprintf(stderr, "sbxrun: warning: %s\nsbxrun: warning: fallback = "
-		"warn: running in %s mode with what exists\n", err->msg,
-		*mode == SBX_KMODE_FULL ? "full" : "landlock-only");
+	fprintf(stderr,
+		"sbxrun: warning: %s\nsbxrun: warning: fallback = "
+		"warn: running in %s mode with what exists\n",
+		err->msg, *mode == SBX_KMODE_FULL ? "full" : "landlock-only");
 	return SBX_OK;
 }
 
 struct run_ctx {
-	int had_git;		/* <project>/.git existed at launch */
+	int had_git; /* <project>/.git existed at launch */
 	sbx_t *s;
-	struct sbx_policy pol;	/* shallow copy with its own rules array */
+	struct sbx_policy pol; /* shallow copy with its own rules array */
 	const struct sbx_run_req *req;
 	struct sbx_features feat;
 	enum sbx_kmode mode;
@@ -316,8 +323,8 @@ static void add_ll_hidden(struct sbx_path_rule *r, size_t *n)
 static int mark_absent(struct run_ctx *c)
 {
 	struct stat st;
-	struct sbx_path_rule *r = malloc((c->pol.nrules + NLL_HIDDEN + 1) *
-					 sizeof(*r));
+	struct sbx_path_rule *r =
+		malloc((c->pol.nrules + NLL_HIDDEN + 1) * sizeof(*r));
 
 	if (!r)
 		return -1;
@@ -373,9 +380,11 @@ static void report_created(const struct run_ctx *c, struct sbx_result *res)
 	 * outside the sandbox at a repository of the command's choosing. */
 	snprintf(g, sizeof(g), "%s/.git", c->pol.project);
 	if (!c->had_git && lstat(g, &st) == 0 && !S_ISDIR(st.st_mode) &&
-	    asprintf(&w, "'%s' was created during the run as a file: it "
+	    asprintf(&w,
+		     "'%s' was created during the run as a file: it "
 		     "redirects git to another repository (and its hooks and "
-		     "config): review it before running git outside", g) >= 0)
+		     "config): review it before running git outside",
+		     g) >= 0)
 		add_warning(res, &n, w);
 
 	for (size_t i = 0; i < c->pol.nrules; i++) {
@@ -384,7 +393,8 @@ static void report_created(const struct run_ctx *c, struct sbx_result *res)
 		if (!(r->flags & SBX_RF_ABSENT) || lstat(r->root, &st) < 0 ||
 		    !sandbox_writable(&c->pol, r->root))
 			continue;
-		if (asprintf(&w, "'%s' was created during the run; it is "
+		if (asprintf(&w,
+			     "'%s' was created during the run; it is "
 			     "protected because it can run code outside the "
 			     "sandbox later: review it before using it outside",
 			     r->root) >= 0)
@@ -397,7 +407,8 @@ static int write_policy(const struct sbx_policy *pol, enum sbx_kmode mode,
 {
 	void *buf;
 	size_t len;
-	unsigned flags = mode == SBX_KMODE_LANDLOCK ? SBX_CPOL_F_SHIM_PROTECT : 0;
+	unsigned flags = mode == SBX_KMODE_LANDLOCK ? SBX_CPOL_F_SHIM_PROTECT
+						    : 0;
 	int r;
 
 	if (sbx_cpol_build(pol, mode, flags, &buf, &len, err) < 0)
@@ -407,8 +418,7 @@ static int write_policy(const struct sbx_policy *pol, enum sbx_kmode mode,
 	return r;
 }
 
-static char *const *command_argv(const struct sbx_run_req *req,
-				 char *shellv[4])
+static char *const *command_argv(const struct sbx_run_req *req, char *shellv[4])
 {
 	if (!req->shell)
 		return req->argv;
@@ -426,18 +436,18 @@ static void fill_layers(struct sbx_result *r, enum sbx_kmode mode,
 		 mode == SBX_KMODE_FULL ? "full" : "landlock-only");
 	snprintf(r->layers, sizeof(r->layers), "%s%s%s%s",
 		 mode == SBX_KMODE_FULL ? "userns,mntns,pidns,ipcns," : "",
-		 mode == SBX_KMODE_FULL && s->pol.net == SBX_NET_LOOPBACK ?
-		 "netns," : "",
+		 mode == SBX_KMODE_FULL && s->pol.net == SBX_NET_LOOPBACK
+			 ? "netns,"
+			 : "",
 		 f->landlock_abi ? "landlock," : "", "seccomp,rlimits");
 }
-
 
 static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		     struct sbx_err *err)
 {
-	struct sbx_policy pol = c->pol;	/* shallow: per-run timeout */
-	struct collect col = { res, c->req->max_output ?
-			       c->req->max_output : DEFAULT_MAX_OUTPUT };
+	struct sbx_policy pol = c->pol; /* shallow: per-run timeout */
+	struct collect col = { res, c->req->max_output ? c->req->max_output
+						       : DEFAULT_MAX_OUTPUT };
 	struct envv *env = calloc(1, sizeof(*env));
 	char *shellv[4];
 	struct sbx_launch l = { 0 };
@@ -445,7 +455,8 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	int r;
 
 	if (!env)
-		return snprintf(err->msg, sizeof(err->msg), "out of memory"), -1;
+		return snprintf(err->msg, sizeof(err->msg), "out of memory"),
+		       -1;
 	if (c->req->timeout > 0)
 		pol.limits.timeout = (uint64_t)(c->req->timeout + 0.999);
 	build_env(env, &pol, c->have_shim ? c->shim : NULL, c->rd.path);
@@ -564,15 +575,18 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	}
 	c->have_shim = find_shim(c->shim, sizeof(c->shim)) == 0;
 	if (!c->have_shim)
-		fprintf(stderr, "sbxrun: warning: libsbxshim.so not found next "
+		fprintf(stderr,
+			"sbxrun: warning: libsbxshim.so not found next "
 			"to sbxrun or libsbx (set SBXRUN_SHIM=/path/to/it): "
 			"refusals are not explained and the exec, suffix and "
 			"size rules are NOT enforced; the kernel layers are\n");
 	if (s->pol.redirect_caches && s->pol.cache_dir &&
 	    sbx_mkdirs(s->pol.cache_dir, 0700) < 0) {
 		rc = SBX_E_RUN;
-		snprintf(err.msg, sizeof(err.msg), "cannot create the cache "
-			 "directory %s: %s", s->pol.cache_dir, strerror(errno));
+		snprintf(err.msg, sizeof(err.msg),
+			 "cannot create the cache "
+			 "directory %s: %s",
+			 s->pol.cache_dir, strerror(errno));
 		goto fail;
 	}
 	sbx_features_probe(&c->feat, 1);

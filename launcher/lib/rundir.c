@@ -73,7 +73,7 @@ static void remove_tree(const char *dir)
 	if (fd >= 0)
 		rmdir(dir);
 	else
-		unlink(dir);	/* a planted symlink: remove the link only */
+		unlink(dir); /* a planted symlink: remove the link only */
 }
 
 /* A file unused for this long, and locked by no run, is removed. */
@@ -108,7 +108,8 @@ static void remove_stale(const char *base)
 			    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 		if (fd < 0)
 			continue;
-		if (fstat(fd, &st) == 0 && now - st.st_mtime > POLICY_MAX_IDLE &&
+		if (fstat(fd, &st) == 0 &&
+		    now - st.st_mtime > POLICY_MAX_IDLE &&
 		    flock(fd, LOCK_EX | LOCK_NB) == 0)
 			unlinkat(dirfd(d), e->d_name, 0);
 		close(fd);
@@ -221,7 +222,7 @@ static int store(struct sbx_rundir *rd, const void *data, size_t len,
 	int fd, ok;
 
 	snprintf(tmp, sizeof(tmp), "%s/.new-XXXXXX", rd->base);
-	fd = mkostemp(tmp, O_CLOEXEC);	/* O_EXCL, never follows a link */
+	fd = mkostemp(tmp, O_CLOEXEC); /* O_EXCL, never follows a link */
 	if (fd < 0)
 		return fail(err, "cannot create", tmp);
 	ok = write(fd, data, len) == (ssize_t)len && fchmod(fd, 0444) == 0;
@@ -250,7 +251,7 @@ int sbx_rundir_put(struct sbx_rundir *rd, const void *data, size_t len,
 		fd = open(rd->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0) {
 			if (same_policy(fd, data, len)) {
-				if (hold(rd, fd) == 0)	/* closes fd if not */
+				if (hold(rd, fd) == 0) /* closes fd if not */
 					return 0;
 				continue;
 			}

@@ -21,8 +21,8 @@
 
 struct sbx_rundir {
 	char base[PATH_MAX];
-	char path[PATH_MAX];	/* the policy file, once stored */
-	int fd;			/* holds the shared lock; -1 */
+	char path[PATH_MAX]; /* the policy file, once stored */
+	int fd; /* holds the shared lock; -1 */
 };
 
 /* Find (or make, or make private again) the base directory. */

@@ -56,7 +56,8 @@ static void one(char **argv, int kind)
 		if (kind == 0)
 			execve(argv[0], argv, environ);
 		else
-			d_execve(argv[0], argv, kind == 1 ? environ : env_noshim);
+			d_execve(argv[0], argv,
+				 kind == 1 ? environ : env_noshim);
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
@@ -97,7 +98,7 @@ int main(int argc, char **argv)
 	if (n <= 0 || !d_execve)
 		return 2;
 	strip_preload();
-	for (int k = 0; k < kinds; k++)		/* warm-up */
+	for (int k = 0; k < kinds; k++) /* warm-up */
 		for (int i = 0; i < 10; i++)
 			one(argv + 2, k);
 	for (int c = 0; done < n; c++) {

@@ -129,8 +129,8 @@ static void timed(void (*fn)(const char *, long, int), const char *path,
 	t[1] = calloc((size_t)nchunks, sizeof(double));
 	if (!t[0] || !t[1])
 		die("calloc");
-	fn(path, CHUNK, 0);	/* warm caches, and the shim's first-refusal */
-	fn(path, CHUNK, 1);	/* explanation, out of the measurement */
+	fn(path, CHUNK, 0); /* warm caches, and the shim's first-refusal */
+	fn(path, CHUNK, 1); /* explanation, out of the measurement */
 	for (long k = 0; k < nchunks; k++) {
 		long n = half - k * CHUNK < CHUNK ? half - k * CHUNK : CHUNK;
 
@@ -155,8 +155,9 @@ int main(int argc, char **argv)
 	void *libc;
 
 	if (argc != 6) {
-		fprintf(stderr, "usage: shimloop N_OPEN N_OTHER ALLOWED REFUSED "
-				"MISSING\n");
+		fprintf(stderr,
+			"usage: shimloop N_OPEN N_OTHER ALLOWED REFUSED "
+			"MISSING\n");
 		return 2;
 	}
 	nopen = atol(argv[1]);
@@ -178,7 +179,7 @@ int main(int argc, char **argv)
 	timed(op_fail, argv[5], nother, &r[6], &r[7]);
 	printf("openat=%.1f openat_direct=%.1f stat=%.1f stat_direct=%.1f "
 	       "refused=%.1f refused_direct=%.1f missing=%.1f "
-	       "missing_direct=%.1f\n", r[0], r[1], r[2], r[3], r[4], r[5],
-	       r[6], r[7]);
+	       "missing_direct=%.1f\n",
+	       r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]);
 	return 0;
 }

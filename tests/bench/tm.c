@@ -126,7 +126,8 @@ static void run_one(int v, int round)
 	run_prep();
 	posix_spawn_file_actions_init(&fa);
 	if (quiet) {
-		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY,
+						 0);
 		if (!capture)
 			posix_spawn_file_actions_addopen(&fa, 1, "/dev/null",
 							 O_WRONLY, 0);

@@ -52,7 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(s + 10, data, size);
 	s[size + 10] = '\0';
 	sbx_policy_init(&p);
-	if (sbx_policy_add_allow(&p, s + 10, (struct sbx_src){ "fuzz", 1 }, &err) == 0 &&
+	if (sbx_policy_add_allow(&p, s + 10, (struct sbx_src){ "fuzz", 1 },
+				 &err) == 0 &&
 	    p.nallow != 1)
 		abort();
 	(void)sbx_conf_override(&p, s, &err);

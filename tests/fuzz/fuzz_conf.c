@@ -18,8 +18,12 @@
 static void exercise(struct sbx_policy *p)
 {
 	static const char *const paths[] = {
-		"/", "/etc/passwd", "/sbxt/fuzz/proj/a.md", "/sbxt/fuzz/home/.ssh/x",
-		"/tmp/x", "/sbxt/fuzz/proj/.git/hooks/pre-commit",
+		"/",
+		"/etc/passwd",
+		"/sbxt/fuzz/proj/a.md",
+		"/sbxt/fuzz/home/.ssh/x",
+		"/tmp/x",
+		"/sbxt/fuzz/proj/.git/hooks/pre-commit",
 	};
 	static const char *const argv_rm[] = { "rm", "-rf", "/", NULL };
 	static const char *const env[] = { "PATH=/bin", "GITHUB_TOKEN=x",
@@ -32,20 +36,23 @@ static void exercise(struct sbx_policy *p)
 
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
 		for (int op = SBX_OP_READ; op <= SBX_OP_EXEC; op++)
-			(void)sbx_policy_decide(p, paths[i], (enum sbx_op)op, 1000);
+			(void)sbx_policy_decide(p, paths[i], (enum sbx_op)op,
+						1000);
 	(void)sbx_policy_exec(p, "/usr/bin/rm", argv_rm);
 	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++)
 		(void)sbx_policy_env_pass(p, env[i]);
 	if (sbx_cpol_build(p, SBX_KMODE_AUTO, 0, &buf, &len, &err) < 0)
 		return;
 	if (sbx_cpol_view(buf, len, &v, &why) < 0)
-		abort();	/* the writer's output must always validate */
+		abort(); /* the writer's output must always validate */
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		struct sbx_decision d = sbx_policy_decide(p, paths[i], SBX_OP_WRITE, 5);
+		struct sbx_decision d =
+			sbx_policy_decide(p, paths[i], SBX_OP_WRITE, 5);
 		const struct sbx_cpol_rule *r;
 
-		if (sbx_cpol_decide(&v, paths[i], SBX_OP_WRITE, 5, &r) != d.verdict)
-			abort();	/* the two engines must agree */
+		if (sbx_cpol_decide(&v, paths[i], SBX_OP_WRITE, 5, &r) !=
+		    d.verdict)
+			abort(); /* the two engines must agree */
 	}
 	(void)sbx_cpol_exec_check(&v, "/usr/bin/rm", (char *const *)argv_rm);
 	free(buf);

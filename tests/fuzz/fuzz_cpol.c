@@ -35,15 +35,21 @@ static void build_valid(void)
 	p.project = strdup("/sbxt/p");
 	p.home = strdup("/sbxt/h");
 	p.profile = strdup("default");
-	sbx_policy_add_path(&p, "/", SBX_RO, 0, (struct sbx_src){ "a", 1 }, &err);
-	sbx_policy_add_path(&p, "~/.ssh", SBX_HIDE, 0, (struct sbx_src){ "a", 2 }, &err);
-	sbx_policy_add_path(&p, "notes", SBX_RW, 0, (struct sbx_src){ "a", 3 }, &err);
+	sbx_policy_add_path(&p, "/", SBX_RO, 0, (struct sbx_src){ "a", 1 },
+			    &err);
+	sbx_policy_add_path(&p, "~/.ssh", SBX_HIDE, 0,
+			    (struct sbx_src){ "a", 2 }, &err);
+	sbx_policy_add_path(&p, "notes", SBX_RW, 0, (struct sbx_src){ "a", 3 },
+			    &err);
 	r = sbx_policy_last_rule(&p);
 	r->suffixes[r->nsuffixes++] = strdup(".md");
 	r->max_file_bytes = 100;
-	sbx_policy_add_exec(&p, "sudo", NULL, 0, "no", (struct sbx_src){ "a", 4 }, &err);
-	sbx_policy_add_exec(&p, "rm", rmargs, 2, "no", (struct sbx_src){ "a", 5 }, &err);
-	sbx_policy_add_allow(&p, "*.github.com:443", (struct sbx_src){ "a", 6 }, &err);
+	sbx_policy_add_exec(&p, "sudo", NULL, 0, "no",
+			    (struct sbx_src){ "a", 4 }, &err);
+	sbx_policy_add_exec(&p, "rm", rmargs, 2, "no",
+			    (struct sbx_src){ "a", 5 }, &err);
+	sbx_policy_add_allow(&p, "*.github.com:443", (struct sbx_src){ "a", 6 },
+			     &err);
 	sbx_strv_add(&p, &p.unix_sockets, "/run/x.sock", (struct sbx_src){ 0 });
 	sbx_policy_finish(&p, &err);
 	if (sbx_cpol_build(&p, SBX_KMODE_FULL, 0, &valid, &valid_len, &err) < 0)
@@ -54,8 +60,13 @@ static void build_valid(void)
 static void query(const void *b, size_t len)
 {
 	static const char *const paths[] = {
-		"/", "/etc/passwd", "/sbxt/p/notes/a.md", "/sbxt/p/notes/a.c",
-		"/sbxt/h/.ssh/id", "/tmp/x", "relative",
+		"/",
+		"/etc/passwd",
+		"/sbxt/p/notes/a.md",
+		"/sbxt/p/notes/a.c",
+		"/sbxt/h/.ssh/id",
+		"/tmp/x",
+		"relative",
 	};
 	static char *const argv1[] = { "rm", "-rf", "/", NULL };
 	static char *const argv2[] = { "sudo", NULL };
@@ -72,7 +83,8 @@ static void query(const void *b, size_t len)
 		for (int op = SBX_OP_READ; op <= SBX_OP_EXEC; op++) {
 			const struct sbx_cpol_rule *r;
 
-			(void)sbx_cpol_decide(&v, paths[i], (enum sbx_op)op, 101, &r);
+			(void)sbx_cpol_decide(&v, paths[i], (enum sbx_op)op,
+					      101, &r);
 			if (r && (const unsigned char *)r < v.base)
 				abort();
 		}
@@ -100,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (!(data[0] & 1)) {
 		len = size - 1;
-		b = malloc(len ? len : 1);	/* exact size, 16-aligned */
+		b = malloc(len ? len : 1); /* exact size, 16-aligned */
 		if (!b)
 			return 0;
 		memcpy(b, data + 1, len);
@@ -111,15 +123,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		memcpy(b, valid, len);
 		for (size_t i = 1; i + 2 < size; i += 3) {
-			size_t off = ((size_t)data[i] | (size_t)data[i + 1] << 8) % len;
+			size_t off =
+				((size_t)data[i] | (size_t)data[i + 1] << 8) %
+				len;
 
 			b[off] = data[i + 2];
 		}
 		if (data[0] & 2) {
-			uint64_t sum = XXH3_64bits(b + offsetof(struct sbx_cpol_hdr, flags),
-						   len - offsetof(struct sbx_cpol_hdr, flags));
+			uint64_t sum = XXH3_64bits(
+				b + offsetof(struct sbx_cpol_hdr, flags),
+				len - offsetof(struct sbx_cpol_hdr, flags));
 
-			memcpy(b + offsetof(struct sbx_cpol_hdr, checksum), &sum, sizeof(sum));
+			memcpy(b + offsetof(struct sbx_cpol_hdr, checksum),
+			       &sum, sizeof(sum));
 		}
 	}
 	query(b, len);

@@ -80,7 +80,8 @@ static void check_answer(int rc, const char *out, json_t *tool_input,
 		if (upd || strncmp(why, "sbxrun", 6))
 			abort();
 	} else if (!strcmp(dec, "allow")) {
-		const char *rw = json_string_value(json_object_get(upd, "command"));
+		const char *rw =
+			json_string_value(json_object_get(upd, "command"));
 		static const char pre[] = "'" EXE "' --workdir '";
 
 		if (!json_is_object(upd) || !rw || !tool_input ||
@@ -91,7 +92,8 @@ static void check_answer(int rc, const char *out, json_t *tool_input,
 		if (cmd) {
 			char *b64 = sbx_base64(cmd, cmdlen), *want;
 
-			if (!b64 || asprintf(&want, " -c \"$(printf %%s '%s' | "
+			if (!b64 || asprintf(&want,
+					     " -c \"$(printf %%s '%s' | "
 					     "base64 -d || echo exit 125)\"",
 					     b64) < 0)
 				abort();
@@ -109,12 +111,13 @@ static void check_answer(int rc, const char *out, json_t *tool_input,
 
 static void as_input(const uint8_t *data, size_t size)
 {
-	json_t *in = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES,
-				NULL);
+	json_t *in = json_loadb((const char *)data, size,
+				JSON_REJECT_DUPLICATES, NULL);
 	json_t *ti = json_object_get(in, "tool_input");
 	json_t *c = json_object_get(ti, "command");
 	char *out = NULL;
-	int rc = sbx_hook_answer_exe((const char *)data, size, &opts, EXE, &out);
+	int rc =
+		sbx_hook_answer_exe((const char *)data, size, &opts, EXE, &out);
 
 	check_answer(rc, out, json_is_object(ti) ? ti : NULL,
 		     json_string_value(c), json_string_length(c));
@@ -129,7 +132,7 @@ static void as_command(const uint8_t *data, size_t size)
 	int rc;
 
 	if (!cmd)
-		return;		/* not UTF-8, or holds a NUL */
+		return; /* not UTF-8, or holds a NUL */
 	ti = json_pack("{s:o, s:s}", "command", cmd, "description", "fuzz");
 	in = json_pack("{s:s, s:s, s:s, s:s, s:O}", "session_id", "f",
 		       "hook_event_name", "PreToolUse", "tool_name", "Bash",

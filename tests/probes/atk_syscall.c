@@ -133,7 +133,8 @@ static long rsys(long n, long a1, long a2, long a3, long a4, long a5, long a6)
 
 	__asm__ volatile("syscall"
 			 : "=a"(ret)
-			 : "a"(n), "D"(a1), "S"(a2), "d"(a3), "r"(r10), "r"(r8), "r"(r9)
+			 : "a"(n), "D"(a1), "S"(a2), "d"(a3), "r"(r10), "r"(r8),
+			   "r"(r9)
 			 : "rcx", "r11", "memory");
 	return (long)ret;
 }
@@ -149,9 +150,13 @@ static long rsys(long n, long a1, long a2, long a3, long a4, long a5, long a6)
 #define S1(n, a) rsys((n), (long)(a), 0, 0, 0, 0, 0)
 #define S2(n, a, b) rsys((n), (long)(a), (long)(b), 0, 0, 0, 0)
 #define S3(n, a, b, c) rsys((n), (long)(a), (long)(b), (long)(c), 0, 0, 0)
-#define S4(n, a, b, c, d) rsys((n), (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
-#define S5(n, a, b, c, d, e) rsys((n), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
-#define S6(n, a, b, c, d, e, f) rsys((n), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), (long)(f))
+#define S4(n, a, b, c, d) \
+	rsys((n), (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
+#define S5(n, a, b, c, d, e) \
+	rsys((n), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
+#define S6(n, a, b, c, d, e, f)                                          \
+	rsys((n), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), \
+	     (long)(f))
 
 /* libc-style result -> raw-style result */
 static long L(long r)
@@ -196,8 +201,8 @@ static long dump_fd(long fd)
 	char buf[4096];
 	long n, total = 0;
 
-	while ((n = use_libc ? L(read((int)fd, buf, sizeof(buf))) :
-		    S3(SYS_read, fd, buf, sizeof(buf))) > 0) {
+	while ((n = use_libc ? L(read((int)fd, buf, sizeof(buf)))
+			     : S3(SYS_read, fd, buf, sizeof(buf))) > 0) {
 		fwrite(buf, 1, (size_t)n, stdout);
 		total += n;
 	}
@@ -220,8 +225,8 @@ static long op_write(const char *p, const char *data, int flags)
 
 	if (fd < 0)
 		return fd;
-	r = use_libc ? L(write((int)fd, data, strlen(data))) :
-		       S3(SYS_write, fd, data, strlen(data));
+	r = use_libc ? L(write((int)fd, data, strlen(data)))
+		     : S3(SYS_write, fd, data, strlen(data));
 	S1(SYS_close, fd);
 	return r;
 }
@@ -263,8 +268,8 @@ static long do_connect(long fd, const void *sa, socklen_t len)
 	return S3(SYS_connect, fd, sa, len);
 }
 
-static long do_sendto(long fd, const void *b, size_t n, int fl,
-		      const void *sa, socklen_t len)
+static long do_sendto(long fd, const void *b, size_t n, int fl, const void *sa,
+		      socklen_t len)
 {
 	if (use_libc)
 		return L(sendto((int)fd, b, n, fl, sa, len));
@@ -287,8 +292,8 @@ static long op_inet(const char *how, const char *host, const char *port)
 			return fd;
 		r = do_connect(fd, &ss, len);
 		if (r == 0)
-			r = use_libc ? L(write((int)fd, msg, sizeof(msg) - 1)) :
-				       S3(SYS_write, fd, msg, sizeof(msg) - 1);
+			r = use_libc ? L(write((int)fd, msg, sizeof(msg) - 1))
+				     : S3(SYS_write, fd, msg, sizeof(msg) - 1);
 	} else if (!strcmp(how, "udp")) {
 		fd = do_socket(ss.ss_family, SOCK_DGRAM, 0);
 		if (fd < 0)
@@ -340,7 +345,8 @@ static long op_inet(const char *how, const char *host, const char *port)
 		fd = do_socket(ss.ss_family, SOCK_STREAM, 0);
 		if (fd < 0)
 			return fd;
-		setsockopt((int)fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		setsockopt((int)fd, SOL_SOCKET, SO_REUSEADDR, &one,
+			   sizeof(one));
 		r = S3(SYS_bind, fd, &ss, len);
 		if (r == 0)
 			r = S2(SYS_listen, fd, 4);
@@ -373,7 +379,8 @@ static long op_unix(const char *path, int abstract, int type)
 		return -ENAMETOOLONG;
 	if (abstract) {
 		memcpy(sun.sun_path + 1, path, n);
-		len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+		len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+				  n);
 	} else {
 		memcpy(sun.sun_path, path, n);
 		len = sizeof(sun);
@@ -399,18 +406,21 @@ static int name2num(const char *s, const char *const *names, const int *vals)
 
 static long op_socket(const char *f, const char *t, const char *p)
 {
-	static const char *const fn[] = { "unix", "inet", "inet6", "netlink",
-		"packet", "key", "alg", "vsock", "bluetooth", "xdp", NULL };
-	static const int fv[] = { AF_UNIX, AF_INET, AF_INET6, AF_NETLINK,
-		AF_PACKET, AF_KEY, AF_ALG, AF_VSOCK, AF_BLUETOOTH, 44 };
+	static const char *const fn[] = { "unix",    "inet",   "inet6",
+					  "netlink", "packet", "key",
+					  "alg",     "vsock",  "bluetooth",
+					  "xdp",     NULL };
+	static const int fv[] = { AF_UNIX,	AF_INET, AF_INET6, AF_NETLINK,
+				  AF_PACKET,	AF_KEY,	 AF_ALG,   AF_VSOCK,
+				  AF_BLUETOOTH, 44 };
 	static const char *const tn[] = { "stream", "dgram", "raw", "seqpacket",
-		NULL };
+					  NULL };
 	static const int tv[] = { SOCK_STREAM, SOCK_DGRAM, SOCK_RAW,
-		SOCK_SEQPACKET };
-	static const char *const pn[] = { "icmp", "tcp", "udp", "sctp", "mptcp",
-		"icmpv6", NULL };
-	static const int pv[] = { IPPROTO_ICMP, IPPROTO_TCP, IPPROTO_UDP,
-		IPPROTO_SCTP, IPPROTO_MPTCP, IPPROTO_ICMPV6 };
+				  SOCK_SEQPACKET };
+	static const char *const pn[] = { "icmp",  "tcp",    "udp", "sctp",
+					  "mptcp", "icmpv6", NULL };
+	static const int pv[] = { IPPROTO_ICMP, IPPROTO_TCP,   IPPROTO_UDP,
+				  IPPROTO_SCTP, IPPROTO_MPTCP, IPPROTO_ICMPV6 };
 
 	return do_socket(name2num(f, fn, fv), name2num(t, tn, tv),
 			 p ? name2num(p, pn, pv) : 0);
@@ -418,11 +428,11 @@ static long op_socket(const char *f, const char *t, const char *p)
 
 static long op_unshare(const char *what)
 {
-	static const char *const n[] = { "user", "mnt", "net", "pid", "ipc",
-		"uts", "cgroup", "time", NULL };
-	static const int v[] = { CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWNET,
-		CLONE_NEWPID, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP,
-		0x80 /* CLONE_NEWTIME */ };
+	static const char *const n[] = { "user", "mnt",	   "net",  "pid", "ipc",
+					 "uts",	 "cgroup", "time", NULL };
+	static const int v[] = { CLONE_NEWUSER,	  CLONE_NEWNS,	CLONE_NEWNET,
+				 CLONE_NEWPID,	  CLONE_NEWIPC, CLONE_NEWUTS,
+				 CLONE_NEWCGROUP, 0x80 /* CLONE_NEWTIME */ };
 
 	return S1(SYS_unshare, name2num(what, n, v));
 }
@@ -484,8 +494,9 @@ static long op_status(void)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "NoNewPrivs", 10) || !strncmp(line, "Cap", 3) ||
-		    !strncmp(line, "Seccomp", 7) || !strncmp(line, "Uid", 3))
+		if (!strncmp(line, "NoNewPrivs", 10) ||
+		    !strncmp(line, "Cap", 3) || !strncmp(line, "Seccomp", 7) ||
+		    !strncmp(line, "Uid", 3))
 			fputs(line, stdout);
 	fclose(f);
 	printf("EUID %d\n", (int)geteuid());
@@ -567,7 +578,9 @@ int main(int argc, char **argv)
 		int fl;
 
 		need(argc, 2, "open PATH r|w|rw");
-		fl = !strcmp(argv[1], "rw") ? O_RDWR : argv[1][0] == 'w' ? O_WRONLY : O_RDONLY;
+		fl = !strcmp(argv[1], "rw") ? O_RDWR
+		     : argv[1][0] == 'w'    ? O_WRONLY
+					    : O_RDONLY;
 		r = do_open(argv[0], fl | O_NOCTTY | O_NONBLOCK, 0);
 	} else if (!strcmp(op, "shm")) {
 		/* shm KEY: attach a SysV segment of someone else, print it */
@@ -588,7 +601,8 @@ int main(int argc, char **argv)
 		long dfd;
 
 		need(argc, 2, "readat DIR REL");
-		dfd = S4(SYS_openat, AT_FDCWD, argv[0], O_RDONLY | O_DIRECTORY, 0);
+		dfd = S4(SYS_openat, AT_FDCWD, argv[0], O_RDONLY | O_DIRECTORY,
+			 0);
 		if (dfd < 0)
 			return result(dfd);
 		r = S4(SYS_openat, dfd, argv[1], O_RDONLY, 0);
@@ -596,22 +610,25 @@ int main(int argc, char **argv)
 			r = dump_fd(r);
 	} else if (!strcmp(op, "write") || !strcmp(op, "append")) {
 		need(argc, 1, "write PATH [DATA]");
-		r = op_write(argv[0], argc > 1 ? argv[1] : "sbx-attack-payload\n",
+		r = op_write(argv[0],
+			     argc > 1 ? argv[1] : "sbx-attack-payload\n",
 			     O_WRONLY | O_APPEND | O_CREAT);
 	} else if (!strcmp(op, "creat")) {
 		need(argc, 1, "creat PATH [DATA]");
-		r = op_write(argv[0], argc > 1 ? argv[1] : "sbx-attack-payload\n",
+		r = op_write(argv[0],
+			     argc > 1 ? argv[1] : "sbx-attack-payload\n",
 			     O_WRONLY | O_CREAT | O_TRUNC);
 	} else if (!strcmp(op, "trunc")) {
 		need(argc, 1, "trunc PATH");
-		r = use_libc ? L(truncate(argv[0], 0)) : S2(SYS_truncate, argv[0], 0);
+		r = use_libc ? L(truncate(argv[0], 0))
+			     : S2(SYS_truncate, argv[0], 0);
 	} else if (!strcmp(op, "otrunc")) {
 		need(argc, 1, "otrunc PATH");
 		r = do_open(argv[0], O_RDONLY | O_TRUNC, 0);
 	} else if (!strcmp(op, "mkdir")) {
 		need(argc, 1, "mkdir PATH");
-		r = use_libc ? L(mkdir(argv[0], 0755)) :
-			       S3(SYS_mkdirat, AT_FDCWD, argv[0], 0755);
+		r = use_libc ? L(mkdir(argv[0], 0755))
+			     : S3(SYS_mkdirat, AT_FDCWD, argv[0], 0755);
 	} else if (!strcmp(op, "unlink")) {
 		need(argc, 1, "unlink PATH");
 		r = S3(SYS_unlinkat, AT_FDCWD, argv[0], 0);
@@ -620,27 +637,31 @@ int main(int argc, char **argv)
 		r = S3(SYS_unlinkat, AT_FDCWD, argv[0], AT_REMOVEDIR);
 	} else if (!strcmp(op, "rename")) {
 		need(argc, 2, "rename FROM TO");
-		r = use_libc ? L(rename(argv[0], argv[1])) :
-			       S5(SYS_renameat2, AT_FDCWD, argv[0], AT_FDCWD, argv[1], 0);
+		r = use_libc ? L(rename(argv[0], argv[1]))
+			     : S5(SYS_renameat2, AT_FDCWD, argv[0], AT_FDCWD,
+				  argv[1], 0);
 	} else if (!strcmp(op, "exchange")) {
 		need(argc, 2, "exchange A B");
 		r = S5(SYS_renameat2, AT_FDCWD, argv[0], AT_FDCWD, argv[1],
 		       2 /* RENAME_EXCHANGE */);
 	} else if (!strcmp(op, "link")) {
 		need(argc, 2, "link TARGET NEW");
-		r = use_libc ? L(link(argv[0], argv[1])) :
-			       S5(SYS_linkat, AT_FDCWD, argv[0], AT_FDCWD, argv[1], 0);
+		r = use_libc ? L(link(argv[0], argv[1]))
+			     : S5(SYS_linkat, AT_FDCWD, argv[0], AT_FDCWD,
+				  argv[1], 0);
 	} else if (!strcmp(op, "symlink")) {
 		need(argc, 2, "symlink TARGET NEW");
 		r = S3(SYS_symlinkat, argv[0], AT_FDCWD, argv[1]);
 	} else if (!strcmp(op, "chmod")) {
 		need(argc, 2, "chmod PATH OCTAL");
-		r = S4(SYS_fchmodat, AT_FDCWD, argv[0], strtol(argv[1], NULL, 8), 0);
+		r = S4(SYS_fchmodat, AT_FDCWD, argv[0],
+		       strtol(argv[1], NULL, 8), 0);
 	} else if (!strcmp(op, "chown")) {
 		need(argc, 1, "chown PATH");
 		r = S5(SYS_fchownat, AT_FDCWD, argv[0], getuid(), getgid(), 0);
 	} else if (!strcmp(op, "utime")) {
-		struct timespec ts[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+		struct timespec ts[2] = { { 1000000000, 0 },
+					  { 1000000000, 0 } };
 
 		need(argc, 1, "utime PATH");
 		r = S4(SYS_utimensat, AT_FDCWD, argv[0], ts, 0);
@@ -659,7 +680,8 @@ int main(int argc, char **argv)
 		   !strcmp(op, "mptcp") || !strcmp(op, "sctp") ||
 		   !strcmp(op, "ping") || !strcmp(op, "raw") ||
 		   !strcmp(op, "listen")) {
-		need(argc, 2, "connect|udp|fastopen|mptcp|ping|listen HOST PORT");
+		need(argc, 2,
+		     "connect|udp|fastopen|mptcp|ping|listen HOST PORT");
 		r = op_inet(op, argv[0], argv[1]);
 	} else if (!strcmp(op, "unix")) {
 		need(argc, 1, "unix PATH");
@@ -681,7 +703,8 @@ int main(int argc, char **argv)
 		fd = S3(SYS_socket, AF_UNIX, SOCK_STREAM, 0);
 		if (fd < 0)
 			return result(fd);
-		r = S3(SYS_bind, fd, &sun, offsetof(struct sockaddr_un, sun_path) + 1 + n);
+		r = S3(SYS_bind, fd, &sun,
+		       offsetof(struct sockaddr_un, sun_path) + 1 + n);
 		if (r == 0)
 			r = S2(SYS_listen, fd, 4);
 		if (r < 0)
@@ -788,16 +811,18 @@ int main(int argc, char **argv)
 			return result(fd);
 		r = S2(SYS_setns, fd, 0);
 	} else if (!strcmp(op, "setns_bad")) {
-		r = S2(SYS_setns, -1, 0);	/* EBADF if it reached the kernel */
+		r = S2(SYS_setns, -1, 0); /* EBADF if it reached the kernel */
 	} else if (!strcmp(op, "mount")) {
 		need(argc, 1, "mount TARGET");
 		r = S5(SYS_mount, "none", argv[0], "tmpfs", 0, NULL);
 	} else if (!strcmp(op, "bindmount")) {
 		need(argc, 2, "bindmount SRC TARGET");
-		r = S5(SYS_mount, argv[0], argv[1], NULL, MS_BIND | MS_REC, NULL);
+		r = S5(SYS_mount, argv[0], argv[1], NULL, MS_BIND | MS_REC,
+		       NULL);
 	} else if (!strcmp(op, "remount")) {
 		need(argc, 1, "remount TARGET");
-		r = S5(SYS_mount, NULL, argv[0], NULL, MS_REMOUNT | MS_BIND, NULL);
+		r = S5(SYS_mount, NULL, argv[0], NULL, MS_REMOUNT | MS_BIND,
+		       NULL);
 	} else if (!strcmp(op, "umount")) {
 		need(argc, 1, "umount TARGET");
 		r = S2(SYS_umount2, argv[0], MNT_DETACH);
@@ -811,7 +836,8 @@ int main(int argc, char **argv)
 		r = S3(SYS_open_tree, AT_FDCWD, argv[0], 0);
 	} else if (!strcmp(op, "open_tree_clone")) {
 		need(argc, 1, "open_tree_clone PATH");
-		r = S3(SYS_open_tree, AT_FDCWD, argv[0], 1 /* OPEN_TREE_CLONE */);
+		r = S3(SYS_open_tree, AT_FDCWD, argv[0],
+		       1 /* OPEN_TREE_CLONE */);
 	} else if (!strcmp(op, "open_tree_attr")) {
 		/* 6.15+: open_tree with mount attributes; same as open_tree */
 		need(argc, 1, "open_tree_attr PATH");
@@ -829,16 +855,19 @@ int main(int argc, char **argv)
 	} else if (!strcmp(op, "mount_setattr")) {
 		r = S5(SYS_mount_setattr, -1, "", 0, NULL, 0);
 	} else if (!strcmp(op, "bpf")) {
-		r = S3(SYS_bpf, 0 /* BPF_MAP_CREATE */, NULL, 0);	/* EFAULT/EINVAL */
+		r = S3(SYS_bpf, 0 /* BPF_MAP_CREATE */, NULL,
+		       0); /* EFAULT/EINVAL */
 	} else if (!strcmp(op, "perf_event_open")) {
-		r = S5(SYS_perf_event_open, NULL, 0, -1, -1, 0);	/* EFAULT */
+		r = S5(SYS_perf_event_open, NULL, 0, -1, -1, 0); /* EFAULT */
 	} else if (!strcmp(op, "userfaultfd")) {
-		r = S1(SYS_userfaultfd, 0x7fffffff);	/* EINVAL */
+		r = S1(SYS_userfaultfd, 0x7fffffff); /* EINVAL */
 	} else if (!strcmp(op, "keyctl")) {
 		/* read the id of the user keyring */
-		r = S3(SYS_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, -4 /* USER */, 0);
+		r = S3(SYS_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, -4 /* USER */,
+		       0);
 	} else if (!strcmp(op, "add_key")) {
-		r = S5(SYS_add_key, "user", "sbxattack", "x", 1, -2 /* PROCESS */);
+		r = S5(SYS_add_key, "user", "sbxattack", "x", 1,
+		       -2 /* PROCESS */);
 	} else if (!strcmp(op, "request_key")) {
 		r = S4(SYS_request_key, "user", "sbxattack", NULL, 0);
 	} else if (!strcmp(op, "kexec_load")) {
@@ -864,7 +893,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(op, "swapoff")) {
 		r = S1(SYS_swapoff, "/nonexistent");
 	} else if (!strcmp(op, "reboot")) {
-		r = S4(SYS_reboot, 0, 0, 0, NULL);	/* bad magic: EINVAL */
+		r = S4(SYS_reboot, 0, 0, 0, NULL); /* bad magic: EINVAL */
 	} else if (!strcmp(op, "syslog")) {
 		char b[16];
 
@@ -876,10 +905,12 @@ int main(int argc, char **argv)
 		r = S4(SYS_ptrace, 0 /* TRACEME */, 0, 0, 0);
 	} else if (!strcmp(op, "pvread") || !strcmp(op, "pvwrite")) {
 		char buf[8] = "x";
-		struct iovec l = { buf, sizeof(buf) }, rm = { (void *)0x10000, 8 };
+		struct iovec l = { buf, sizeof(buf) },
+			     rm = { (void *)0x10000, 8 };
 
 		need(argc, 1, "pvread PID");
-		r = S6(op[2] == 'r' ? SYS_process_vm_readv : SYS_process_vm_writev,
+		r = S6(op[2] == 'r' ? SYS_process_vm_readv
+				    : SYS_process_vm_writev,
 		       atol(argv[0]), &l, 1, &rm, 1, 0);
 	} else if (!strcmp(op, "pidfd_getfd")) {
 		long pfd;
@@ -917,7 +948,7 @@ int main(int argc, char **argv)
 			if (now == (long)strtoul(argv[0], NULL, 0) && now != 0)
 				r = now;
 			else
-				r = -ENOTRECOVERABLE;	/* accepted but no effect */
+				r = -ENOTRECOVERABLE; /* accepted but no effect */
 		}
 	} else if (!strcmp(op, "seccomp_listener")) {
 		r = op_seccomp_listener();
@@ -937,22 +968,28 @@ int main(int argc, char **argv)
 		need(argc, 1, "prlimit PID");
 		r = S4(SYS_prlimit64, atol(argv[0]), RLIMIT_NOFILE, &nf, NULL);
 		if (r == 0)
-			r = S4(SYS_prlimit64, atol(argv[0]), RLIMIT_CPU, &cpu, NULL);
+			r = S4(SYS_prlimit64, atol(argv[0]), RLIMIT_CPU, &cpu,
+			       NULL);
 	} else if (!strcmp(op, "setprio")) {
 		/* setprio process|user WHO NICE */
 		need(argc, 3, "setprio process|user WHO NICE");
-		r = S3(SYS_setpriority, !strcmp(argv[0], "user") ? 2 /* PRIO_USER */ : 0,
+		r = S3(SYS_setpriority,
+		       !strcmp(argv[0], "user") ? 2 /* PRIO_USER */ : 0,
 		       atol(argv[1]), atol(argv[2]));
 	} else if (!strcmp(op, "ioprio")) {
 		/* ioprio process|user WHO: idle class */
 		need(argc, 2, "ioprio process|user WHO");
-		r = S3(SYS_ioprio_set, !strcmp(argv[0], "user") ? 3 /* WHO_USER */ : 1,
+		r = S3(SYS_ioprio_set,
+		       !strcmp(argv[0], "user") ? 3 /* WHO_USER */ : 1,
 		       atol(argv[1]), 3 << 13 /* IOPRIO_CLASS_IDLE */);
 	} else if (!strcmp(op, "sched_idle")) {
-		struct { int prio; } sp = { 0 };
+		struct {
+			int prio;
+		} sp = { 0 };
 
 		need(argc, 1, "sched_idle PID");
-		r = S3(SYS_sched_setscheduler, atol(argv[0]), 5 /* SCHED_IDLE */, &sp);
+		r = S3(SYS_sched_setscheduler, atol(argv[0]),
+		       5 /* SCHED_IDLE */, &sp);
 	} else if (!strcmp(op, "getppid")) {
 		r = S0(SYS_getppid);
 	} else if (!strcmp(op, "getpid")) {
@@ -984,7 +1021,8 @@ int main(int argc, char **argv)
 
 		need(argc, 1, "bigfile PATH");
 		signal(SIGXFSZ, SIG_IGN);
-		fd = S4(SYS_openat, AT_FDCWD, argv[0], O_WRONLY | O_CREAT, 0644);
+		fd = S4(SYS_openat, AT_FDCWD, argv[0], O_WRONLY | O_CREAT,
+			0644);
 		if (fd < 0)
 			return result(fd);
 		r = S2(SYS_ftruncate, fd, 1LL << 40);
@@ -999,7 +1037,8 @@ int main(int argc, char **argv)
 		fd = S4(SYS_openat, AT_FDCWD, argv[0], O_RDONLY, 0);
 		if (fd < 0)
 			return result(fd);
-		p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, (int)fd, 0);
+		p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+			 (int)fd, 0);
 		r = p == MAP_FAILED ? -errno : 0;
 	} else {
 		fprintf(stderr, "atk_syscall: unknown op %s\n", op);

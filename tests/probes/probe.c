@@ -40,25 +40,37 @@ static void result(long rc, int err)
 
 static int parse_flags(const char *s)
 {
-	static const struct { const char *name; int flag; } names[] = {
-		{ "r", O_RDONLY }, { "w", O_WRONLY }, { "rw", O_RDWR },
-		{ "creat", O_CREAT }, { "trunc", O_TRUNC }, { "excl", O_EXCL },
-		{ "append", O_APPEND }, { "tmpfile", O_TMPFILE },
-		{ "directory", O_DIRECTORY }, { "cloexec", O_CLOEXEC },
-		{ "path", O_PATH }, { "nofollow", O_NOFOLLOW },
+	static const struct {
+		const char *name;
+		int flag;
+	} names[] = {
+		{ "r", O_RDONLY },
+		{ "w", O_WRONLY },
+		{ "rw", O_RDWR },
+		{ "creat", O_CREAT },
+		{ "trunc", O_TRUNC },
+		{ "excl", O_EXCL },
+		{ "append", O_APPEND },
+		{ "tmpfile", O_TMPFILE },
+		{ "directory", O_DIRECTORY },
+		{ "cloexec", O_CLOEXEC },
+		{ "path", O_PATH },
+		{ "nofollow", O_NOFOLLOW },
 	};
 	char buf[256], *tok, *save = NULL;
 	int fl = 0;
 
 	snprintf(buf, sizeof(buf), "%s", s);
-	for (tok = strtok_r(buf, ",|", &save); tok; tok = strtok_r(NULL, ",|", &save)) {
+	for (tok = strtok_r(buf, ",|", &save); tok;
+	     tok = strtok_r(NULL, ",|", &save)) {
 		size_t i;
 
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 			if (strcmp(tok, names[i].name) == 0)
 				break;
-		fl |= i < sizeof(names) / sizeof(names[0]) ? names[i].flag :
-		      (int)strtol(tok, NULL, 0);
+		fl |= i < sizeof(names) / sizeof(names[0])
+			      ? names[i].flag
+			      : (int)strtol(tok, NULL, 0);
 	}
 	return fl;
 }
@@ -86,7 +98,14 @@ static mode_t mode_arg(char **a, int n, int i)
 	return i < n ? (mode_t)strtol(a[i], NULL, 8) : 0644;
 }
 
-#define NEED(k) do { if (n < (k)) { fprintf(stderr, "probe: %s needs %d args\n", a[0], (k) - 1); return 2; } } while (0)
+#define NEED(k)                                                            \
+	do {                                                               \
+		if (n < (k)) {                                             \
+			fprintf(stderr, "probe: %s needs %d args\n", a[0], \
+				(k)-1);                                    \
+			return 2;                                          \
+		}                                                          \
+	} while (0)
 
 /* ------------------------------------------------------------ files */
 
@@ -98,9 +117,11 @@ static int c_open(char **a, int n)
 	fl = parse_flags(a[2]);
 	errno = 0;
 	if (strcmp(a[0], "open64") == 0)
-		rc = needs_mode(fl) ? open64(a[1], fl, mode_arg(a, n, 3)) : open64(a[1], fl);
+		rc = needs_mode(fl) ? open64(a[1], fl, mode_arg(a, n, 3))
+				    : open64(a[1], fl);
 	else
-		rc = needs_mode(fl) ? open(a[1], fl, mode_arg(a, n, 3)) : open(a[1], fl);
+		rc = needs_mode(fl) ? open(a[1], fl, mode_arg(a, n, 3))
+				    : open(a[1], fl);
 	result(rc, errno);
 	return 0;
 }
@@ -114,9 +135,11 @@ static int c_openat(char **a, int n)
 	fl = parse_flags(a[3]);
 	errno = 0;
 	if (strcmp(a[0], "openat64") == 0)
-		rc = needs_mode(fl) ? openat64(d, a[2], fl, mode_arg(a, n, 4)) : openat64(d, a[2], fl);
+		rc = needs_mode(fl) ? openat64(d, a[2], fl, mode_arg(a, n, 4))
+				    : openat64(d, a[2], fl);
 	else
-		rc = needs_mode(fl) ? openat(d, a[2], fl, mode_arg(a, n, 4)) : openat(d, a[2], fl);
+		rc = needs_mode(fl) ? openat(d, a[2], fl, mode_arg(a, n, 4))
+				    : openat(d, a[2], fl);
 	result(rc, errno);
 	return 0;
 }
@@ -127,8 +150,8 @@ static int c_creat(char **a, int n)
 
 	NEED(2);
 	errno = 0;
-	rc = strcmp(a[0], "creat64") == 0 ? creat64(a[1], mode_arg(a, n, 2)) :
-	     creat(a[1], mode_arg(a, n, 2));
+	rc = strcmp(a[0], "creat64") == 0 ? creat64(a[1], mode_arg(a, n, 2))
+					  : creat(a[1], mode_arg(a, n, 2));
 	result(rc, errno);
 	return 0;
 }
@@ -144,8 +167,8 @@ static int c_fopen(char **a, int n)
 	else if (strncmp(a[0], "freopen", 7) == 0) {
 		FILE *old = fdopen(raw_open("/dev/null", O_RDONLY), "r");
 
-		f = strcmp(a[0], "freopen64") == 0 ? freopen64(a[1], a[2], old) :
-		    freopen(a[1], a[2], old);
+		f = strcmp(a[0], "freopen64") == 0 ? freopen64(a[1], a[2], old)
+						   : freopen(a[1], a[2], old);
 	} else
 		f = fopen(a[1], a[2]);
 	result(f ? 0 : -1, errno);
@@ -167,8 +190,9 @@ static int c_truncate(char **a, int n)
 	else {
 		fd = raw_open(a[1], O_WRONLY);
 		errno = 0;
-		rc = strcmp(a[0], "ftruncate64") == 0 ? ftruncate64(fd, len) :
-		     ftruncate(fd, (off_t)len);
+		rc = strcmp(a[0], "ftruncate64") == 0
+			     ? ftruncate64(fd, len)
+			     : ftruncate(fd, (off_t)len);
 	}
 	result(rc, errno);
 	return 0;
@@ -181,17 +205,30 @@ static int c_entry(char **a, int n)
 
 	NEED(2);
 	errno = 0;
-	if (!strcmp(c, "mkdir")) rc = mkdir(a[1], 0755);
-	else if (!strcmp(c, "unlink")) rc = unlink(a[1]);
-	else if (!strcmp(c, "rmdir")) rc = rmdir(a[1]);
-	else if (!strcmp(c, "chmod")) rc = chmod(a[1], mode_arg(a, n, 2));
-	else if (!strcmp(c, "chown")) rc = chown(a[1], getuid(), getgid());
-	else if (!strcmp(c, "lchown")) rc = lchown(a[1], getuid(), getgid());
-	else if (!strcmp(c, "utimensat")) rc = utimensat(AT_FDCWD, a[1], NULL, 0);
-	else if (!strcmp(c, "chdir")) rc = chdir(a[1]);
+	if (!strcmp(c, "mkdir"))
+		rc = mkdir(a[1], 0755);
+	else if (!strcmp(c, "unlink"))
+		rc = unlink(a[1]);
+	else if (!strcmp(c, "rmdir"))
+		rc = rmdir(a[1]);
+	else if (!strcmp(c, "chmod"))
+		rc = chmod(a[1], mode_arg(a, n, 2));
+	else if (!strcmp(c, "chown"))
+		rc = chown(a[1], getuid(), getgid());
+	else if (!strcmp(c, "lchown"))
+		rc = lchown(a[1], getuid(), getgid());
+	else if (!strcmp(c, "utimensat"))
+		rc = utimensat(AT_FDCWD, a[1], NULL, 0);
+	else if (!strcmp(c, "chdir"))
+		rc = chdir(a[1]);
 	else if (!strcmp(c, "mknod"))
-		rc = mknod(a[1], (n > 2 && !strcmp(a[2], "fifo") ? S_IFIFO : S_IFREG) | 0644, 0);
-	else return -1;
+		rc = mknod(a[1],
+			   (n > 2 && !strcmp(a[2], "fifo") ? S_IFIFO
+							   : S_IFREG) |
+				   0644,
+			   0);
+	else
+		return -1;
 	result(rc, errno);
 	return 0;
 }
@@ -204,22 +241,32 @@ static int c_entryat(char **a, int n)
 	NEED(3);
 	d = dirfd_of(a[1]);
 	errno = 0;
-	if (!strcmp(c, "mkdirat")) rc = mkdirat(d, a[2], 0755);
+	if (!strcmp(c, "mkdirat"))
+		rc = mkdirat(d, a[2], 0755);
 	else if (!strcmp(c, "unlinkat"))
-		rc = unlinkat(d, a[2], n > 3 && !strcmp(a[3], "dir") ? AT_REMOVEDIR : 0);
-	else if (!strcmp(c, "fchmodat")) rc = fchmodat(d, a[2], mode_arg(a, n, 3), 0);
-	else if (!strcmp(c, "fchownat")) rc = fchownat(d, a[2], getuid(), getgid(), 0);
+		rc = unlinkat(d, a[2],
+			      n > 3 && !strcmp(a[3], "dir") ? AT_REMOVEDIR : 0);
+	else if (!strcmp(c, "fchmodat"))
+		rc = fchmodat(d, a[2], mode_arg(a, n, 3), 0);
+	else if (!strcmp(c, "fchownat"))
+		rc = fchownat(d, a[2], getuid(), getgid(), 0);
 	else if (!strcmp(c, "mknodat"))
-		rc = mknodat(d, a[2], (n > 3 && !strcmp(a[3], "fifo") ? S_IFIFO : S_IFREG) | 0644, 0);
-	else return -1;
+		rc = mknodat(d, a[2],
+			     (n > 3 && !strcmp(a[3], "fifo") ? S_IFIFO
+							     : S_IFREG) |
+				     0644,
+			     0);
+	else
+		return -1;
 	result(rc, errno);
 	return 0;
 }
 
 static unsigned rename_flags(const char *s)
 {
-	return !strcmp(s, "exchange") ? RENAME_EXCHANGE :
-	       !strcmp(s, "noreplace") ? RENAME_NOREPLACE : 0;
+	return !strcmp(s, "exchange")	 ? RENAME_EXCHANGE
+	       : !strcmp(s, "noreplace") ? RENAME_NOREPLACE
+					 : 0;
 }
 
 static int c_names(char **a, int n)
@@ -229,17 +276,25 @@ static int c_names(char **a, int n)
 
 	NEED(3);
 	errno = 0;
-	if (!strcmp(c, "rename")) rc = rename(a[1], a[2]);
-	else if (!strcmp(c, "renameat")) rc = renameat(AT_FDCWD, a[1], AT_FDCWD, a[2]);
+	if (!strcmp(c, "rename"))
+		rc = rename(a[1], a[2]);
+	else if (!strcmp(c, "renameat"))
+		rc = renameat(AT_FDCWD, a[1], AT_FDCWD, a[2]);
 	else if (!strcmp(c, "renameat2"))
-		rc = renameat2(AT_FDCWD, a[1], AT_FDCWD, a[2], n > 3 ? rename_flags(a[3]) : 0);
-	else if (!strcmp(c, "link")) rc = link(a[1], a[2]);
+		rc = renameat2(AT_FDCWD, a[1], AT_FDCWD, a[2],
+			       n > 3 ? rename_flags(a[3]) : 0);
+	else if (!strcmp(c, "link"))
+		rc = link(a[1], a[2]);
 	else if (!strcmp(c, "linkat"))
 		rc = linkat(AT_FDCWD, a[1], AT_FDCWD, a[2],
-			    n > 3 && !strcmp(a[3], "follow") ? AT_SYMLINK_FOLLOW : 0);
-	else if (!strcmp(c, "symlink")) rc = symlink(a[1], a[2]);
-	else if (!strcmp(c, "symlinkat")) rc = symlinkat(a[1], AT_FDCWD, a[2]);
-	else return -1;
+			    n > 3 && !strcmp(a[3], "follow") ? AT_SYMLINK_FOLLOW
+							     : 0);
+	else if (!strcmp(c, "symlink"))
+		rc = symlink(a[1], a[2]);
+	else if (!strcmp(c, "symlinkat"))
+		rc = symlinkat(a[1], AT_FDCWD, a[2]);
+	else
+		return -1;
 	result(rc, errno);
 	return 0;
 }
@@ -310,8 +365,10 @@ static int c_net(char **a, int n)
 		r = sendto(fd, "x", 1, 0, (struct sockaddr *)&ss, len);
 	} else {
 		struct iovec iov = { "x", 1 };
-		struct msghdr m = { .msg_name = &ss, .msg_namelen = len,
-				    .msg_iov = &iov, .msg_iovlen = 1 };
+		struct msghdr m = { .msg_name = &ss,
+				    .msg_namelen = len,
+				    .msg_iov = &iov,
+				    .msg_iovlen = 1 };
 
 		r = sendmsg(fd, &m, 0);
 	}
@@ -370,17 +427,30 @@ static int c_exec(char **a, int n)
 
 	NEED(2);
 	errno = 0;
-	if (!strcmp(c, "execve")) execve(a[1], a + 1, environ);
-	else if (!strcmp(c, "execv")) execv(a[1], a + 1);
-	else if (!strcmp(c, "execvp")) execvp(a[1], a + 1);
-	else if (!strcmp(c, "execvpe")) execvpe(a[1], a + 1, environ);
-	else if (!strcmp(c, "execl")) execl(a[1], a[1], n > 2 ? a[2] : NULL, n > 3 ? a[3] : NULL, (char *)NULL);
-	else if (!strcmp(c, "execlp")) execlp(a[1], a[1], n > 2 ? a[2] : NULL, n > 3 ? a[3] : NULL, (char *)NULL);
-	else if (!strcmp(c, "execle") && n > 2) execle(a[1], a[1], a[2], (char *)NULL, env1);
-	else if (!strcmp(c, "execle")) execle(a[1], a[1], (char *)NULL, env1);
-	else if (!strcmp(c, "fexecve")) fexecve(raw_open(a[1], O_RDONLY | O_CLOEXEC), a + 1, environ);
-	else if (!strcmp(c, "execveat")) execveat(AT_FDCWD, a[1], a + 1, environ, 0);
-	else return -1;
+	if (!strcmp(c, "execve"))
+		execve(a[1], a + 1, environ);
+	else if (!strcmp(c, "execv"))
+		execv(a[1], a + 1);
+	else if (!strcmp(c, "execvp"))
+		execvp(a[1], a + 1);
+	else if (!strcmp(c, "execvpe"))
+		execvpe(a[1], a + 1, environ);
+	else if (!strcmp(c, "execl"))
+		execl(a[1], a[1], n > 2 ? a[2] : NULL, n > 3 ? a[3] : NULL,
+		      (char *)NULL);
+	else if (!strcmp(c, "execlp"))
+		execlp(a[1], a[1], n > 2 ? a[2] : NULL, n > 3 ? a[3] : NULL,
+		       (char *)NULL);
+	else if (!strcmp(c, "execle") && n > 2)
+		execle(a[1], a[1], a[2], (char *)NULL, env1);
+	else if (!strcmp(c, "execle"))
+		execle(a[1], a[1], (char *)NULL, env1);
+	else if (!strcmp(c, "fexecve"))
+		fexecve(raw_open(a[1], O_RDONLY | O_CLOEXEC), a + 1, environ);
+	else if (!strcmp(c, "execveat"))
+		execveat(AT_FDCWD, a[1], a + 1, environ, 0);
+	else
+		return -1;
 	result(-1, errno);
 	return 0;
 }
@@ -392,9 +462,9 @@ static int c_spawn(char **a, int n)
 
 	NEED(2);
 	errno = 0;
-	rc = strcmp(a[0], "posix_spawnp") == 0 ?
-	     posix_spawnp(&pid, a[1], NULL, NULL, a + 1, environ) :
-	     posix_spawn(&pid, a[1], NULL, NULL, a + 1, environ);
+	rc = strcmp(a[0], "posix_spawnp") == 0
+		     ? posix_spawnp(&pid, a[1], NULL, NULL, a + 1, environ)
+		     : posix_spawn(&pid, a[1], NULL, NULL, a + 1, environ);
 	if (rc == 0)
 		waitpid(pid, &st, 0);
 	result(rc, 0);
@@ -505,8 +575,8 @@ static void *tmain(void *p)
 	struct tjob *j = p;
 
 	for (int i = 0; i < j->iters; i++) {
-		int fd = needs_mode(j->flags) ? open(j->path, j->flags, 0644) :
-			 open(j->path, j->flags);
+		int fd = needs_mode(j->flags) ? open(j->path, j->flags, 0644)
+					      : open(j->path, j->flags);
 
 		if (fd < 0) {
 			j->fails++;
@@ -529,7 +599,8 @@ static int c_threads(char **a, int n)
 	nt = atoi(a[1]);
 	nt = nt < 1 ? 1 : nt > 64 ? 64 : nt;
 	for (int i = 0; i < nt; i++) {
-		j[i] = (struct tjob){ a[3], parse_flags(a[4]), atoi(a[2]), 0, 0 };
+		j[i] = (struct tjob){ a[3], parse_flags(a[4]), atoi(a[2]), 0,
+				      0 };
 		pthread_create(&t[i], NULL, tmain, &j[i]);
 	}
 	for (int i = 0; i < nt; i++) {
@@ -549,7 +620,8 @@ static int c_maps(char **a, int n)
 	int fd = raw_open("/proc/self/maps", O_RDONLY);
 	ssize_t got, total = 0;
 
-	while (fd >= 0 && (got = read(fd, buf + total, sizeof(buf) - 1 - total)) > 0)
+	while (fd >= 0 &&
+	       (got = read(fd, buf + total, sizeof(buf) - 1 - total)) > 0)
 		total += got;
 	buf[total > 0 ? total : 0] = '\0';
 	puts(strstr(buf, "libsbxshim") ? "shim" : "noshim");
@@ -565,34 +637,74 @@ struct cmd {
 };
 
 static const struct cmd cmds[] = {
-	{ "open", c_open }, { "open64", c_open }, { "openat", c_openat },
-	{ "openat64", c_openat }, { "creat", c_creat }, { "creat64", c_creat },
-	{ "fopen", c_fopen }, { "fopen64", c_fopen }, { "freopen", c_fopen },
-	{ "freopen64", c_fopen }, { "truncate", c_truncate },
-	{ "truncate64", c_truncate }, { "ftruncate", c_truncate },
-	{ "ftruncate64", c_truncate }, { "mkdir", c_entry }, { "unlink", c_entry },
-	{ "rmdir", c_entry }, { "chmod", c_entry }, { "chown", c_entry },
-	{ "lchown", c_entry }, { "utimensat", c_entry }, { "chdir", c_entry },
-	{ "mknod", c_entry }, { "mkdirat", c_entryat }, { "unlinkat", c_entryat },
-	{ "fchmodat", c_entryat }, { "fchownat", c_entryat },
-	{ "mknodat", c_entryat }, { "rename", c_names }, { "renameat", c_names },
-	{ "renameat2", c_names }, { "link", c_names }, { "linkat", c_names },
-	{ "symlink", c_names }, { "symlinkat", c_names }, { "tmplink", c_tmplink },
-	{ "connect", c_net }, { "sendto", c_net }, { "sendmsg", c_net },
-	{ "connect-unix", c_connect_unix }, { "socket", c_socket },
-	{ "getaddrinfo", c_getaddrinfo }, { "execve", c_exec }, { "execv", c_exec },
-	{ "execvp", c_exec }, { "execvpe", c_exec }, { "execl", c_exec },
-	{ "execlp", c_exec }, { "execle", c_exec }, { "fexecve", c_exec },
-	{ "execveat", c_exec }, { "posix_spawn", c_spawn },
-	{ "posix_spawnp", c_spawn }, { "system", c_shell }, { "popen", c_shell },
-	{ "unsetenv-system", c_shell }, { "unsetenv-popen", c_shell },
-	{ "clearenv-execvp", c_clearenv }, { "vfork-exec", c_vfork },
-	{ "fork-exec", c_fork }, { "threads", c_threads }, { "maps", c_maps },
+	{ "open", c_open },
+	{ "open64", c_open },
+	{ "openat", c_openat },
+	{ "openat64", c_openat },
+	{ "creat", c_creat },
+	{ "creat64", c_creat },
+	{ "fopen", c_fopen },
+	{ "fopen64", c_fopen },
+	{ "freopen", c_fopen },
+	{ "freopen64", c_fopen },
+	{ "truncate", c_truncate },
+	{ "truncate64", c_truncate },
+	{ "ftruncate", c_truncate },
+	{ "ftruncate64", c_truncate },
+	{ "mkdir", c_entry },
+	{ "unlink", c_entry },
+	{ "rmdir", c_entry },
+	{ "chmod", c_entry },
+	{ "chown", c_entry },
+	{ "lchown", c_entry },
+	{ "utimensat", c_entry },
+	{ "chdir", c_entry },
+	{ "mknod", c_entry },
+	{ "mkdirat", c_entryat },
+	{ "unlinkat", c_entryat },
+	{ "fchmodat", c_entryat },
+	{ "fchownat", c_entryat },
+	{ "mknodat", c_entryat },
+	{ "rename", c_names },
+	{ "renameat", c_names },
+	{ "renameat2", c_names },
+	{ "link", c_names },
+	{ "linkat", c_names },
+	{ "symlink", c_names },
+	{ "symlinkat", c_names },
+	{ "tmplink", c_tmplink },
+	{ "connect", c_net },
+	{ "sendto", c_net },
+	{ "sendmsg", c_net },
+	{ "connect-unix", c_connect_unix },
+	{ "socket", c_socket },
+	{ "getaddrinfo", c_getaddrinfo },
+	{ "execve", c_exec },
+	{ "execv", c_exec },
+	{ "execvp", c_exec },
+	{ "execvpe", c_exec },
+	{ "execl", c_exec },
+	{ "execlp", c_exec },
+	{ "execle", c_exec },
+	{ "fexecve", c_exec },
+	{ "execveat", c_exec },
+	{ "posix_spawn", c_spawn },
+	{ "posix_spawnp", c_spawn },
+	{ "system", c_shell },
+	{ "popen", c_shell },
+	{ "unsetenv-system", c_shell },
+	{ "unsetenv-popen", c_shell },
+	{ "clearenv-execvp", c_clearenv },
+	{ "vfork-exec", c_vfork },
+	{ "fork-exec", c_fork },
+	{ "threads", c_threads },
+	{ "maps", c_maps },
 };
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: probe [-C DIR|-F DIR] CMD ARGS... [:: CMD ARGS...]\ncommands:");
+	fprintf(stderr,
+		"usage: probe [-C DIR|-F DIR] CMD ARGS... [:: CMD ARGS...]\ncommands:");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(stderr, " %s", cmds[i].name);
 	fputc('\n', stderr);

@@ -28,7 +28,7 @@
 
 #include "cpol.h"
 
-struct later {			/* suffix / size settings, applied after finish */
+struct later { /* suffix / size settings, applied after finish */
 	const char *root, *suffixes;
 	uint64_t max;
 };
@@ -61,7 +61,8 @@ static struct sbx_path_rule *find_rule(const char *root)
 {
 	char norm[PATH_MAX];
 
-	if (sbx_path_norm(root, pol.project, pol.home, 1, norm, sizeof(norm)) < 0)
+	if (sbx_path_norm(root, pol.project, pol.home, 1, norm, sizeof(norm)) <
+	    0)
 		die("bad root");
 	for (size_t i = 0; i < pol.nrules; i++)
 		if (strcmp(pol.rules[i].root, norm) == 0)
@@ -81,7 +82,8 @@ static void apply_later(void)
 		if (!later[i].suffixes)
 			continue;
 		list = strdup(later[i].suffixes);
-		for (tok = strtok_r(list, ",", &save); tok && r->nsuffixes < SBX_MAX_SUFFIXES;
+		for (tok = strtok_r(list, ",", &save);
+		     tok && r->nsuffixes < SBX_MAX_SUFFIXES;
 		     tok = strtok_r(NULL, ",", &save))
 			r->suffixes[r->nsuffixes++] = strdup(tok);
 		free(list);
@@ -98,7 +100,8 @@ static void add_deny(const char *prog, const char *reason, const char *args,
 	for (tok = list ? strtok_r(list, ",", &save) : NULL;
 	     tok && n < SBX_MAX_EXEC_ARGS; tok = strtok_r(NULL, ",", &save))
 		v[n++] = tok;
-	if (sbx_policy_add_exec(&pol, prog, v, n, reason, src_at(line), &err) < 0)
+	if (sbx_policy_add_exec(&pol, prog, v, n, reason, src_at(line), &err) <
+	    0)
 		die(err.msg);
 	free(list);
 }
@@ -109,21 +112,37 @@ static int option(char **argv, int i, int argc)
 	const char *o = argv[i], *a = i + 1 < argc ? argv[i + 1] : NULL;
 	const char *b = i + 2 < argc ? argv[i + 2] : NULL;
 
-	if (!strcmp(o, "--quiet")) { cflags |= SBX_CPOL_F_QUIET; return 1; }
-	if (!strcmp(o, "--report-only")) { cflags |= SBX_CPOL_F_REPORT_ONLY; return 1; }
-	if (!strcmp(o, "--shim-protect")) { cflags |= SBX_CPOL_F_SHIM_PROTECT; return 1; }
+	if (!strcmp(o, "--quiet")) {
+		cflags |= SBX_CPOL_F_QUIET;
+		return 1;
+	}
+	if (!strcmp(o, "--report-only")) {
+		cflags |= SBX_CPOL_F_REPORT_ONLY;
+		return 1;
+	}
+	if (!strcmp(o, "--shim-protect")) {
+		cflags |= SBX_CPOL_F_SHIM_PROTECT;
+		return 1;
+	}
 	if (!a)
 		die("option needs an argument");
-	if (!strcmp(o, "--src")) src_file = a;
-	else if (!strcmp(o, "--rw")) add_path(a, SBX_RW, 0, i);
-	else if (!strcmp(o, "--ro")) add_path(a, SBX_RO, 0, i);
-	else if (!strcmp(o, "--hide")) add_path(a, SBX_HIDE, 0, i);
-	else if (!strcmp(o, "--secret")) add_path(a, SBX_HIDE, SBX_RF_SECRET, i);
-	else if (!strcmp(o, "--protect")) sbx_strv_add(&pol, &pol.protect, a, src_at(i));
+	if (!strcmp(o, "--src"))
+		src_file = a;
+	else if (!strcmp(o, "--rw"))
+		add_path(a, SBX_RW, 0, i);
+	else if (!strcmp(o, "--ro"))
+		add_path(a, SBX_RO, 0, i);
+	else if (!strcmp(o, "--hide"))
+		add_path(a, SBX_HIDE, 0, i);
+	else if (!strcmp(o, "--secret"))
+		add_path(a, SBX_HIDE, SBX_RF_SECRET, i);
+	else if (!strcmp(o, "--protect"))
+		sbx_strv_add(&pol, &pol.protect, a, src_at(i));
 	else if (!strcmp(o, "--allow")) {
 		if (sbx_policy_add_allow(&pol, a, src_at(i), &err) < 0)
 			die(err.msg);
-	} else if (!strcmp(o, "--sock")) sbx_strv_add(&pol, &pol.unix_sockets, a, src_at(i));
+	} else if (!strcmp(o, "--sock"))
+		sbx_strv_add(&pol, &pol.unix_sockets, a, src_at(i));
 	else if (!strcmp(o, "--net")) {
 		if (sbx_parse_net(a, &pol.net) < 0)
 			die("bad --net");
@@ -133,7 +152,8 @@ static int option(char **argv, int i, int argc)
 		later[nlater++] = (struct later){ a, b, 0 };
 		return 3;
 	} else if (!strcmp(o, "--max")) {
-		later[nlater++] = (struct later){ a, NULL, strtoull(b, NULL, 10) };
+		later[nlater++] =
+			(struct later){ a, NULL, strtoull(b, NULL, 10) };
 		return 3;
 	} else if (!strcmp(o, "--deny")) {
 		add_deny(a, b, NULL, i);
@@ -178,7 +198,8 @@ int main(int argc, char **argv)
 		die("usage: mkpol OUT [option...]");
 	setup(argc, argv);
 	for (int i = 2; i < argc;) {
-		if (!strcmp(argv[i], "--project") || !strcmp(argv[i], "--home")) {
+		if (!strcmp(argv[i], "--project") ||
+		    !strcmp(argv[i], "--home")) {
 			i += 2;
 			continue;
 		}

@@ -70,18 +70,19 @@ static int setup(void **state)
 		fprintf(stderr, "locs: %s\n", err.msg);
 		return -1;
 	}
-	if (tu_write_p(fx.l.project_conf,
-		"paths = (\n"						/* 1 */
-		"  { root = \"ro\"; mode = \"ro\"; },\n"		/* 2 */
-		"  { root = \"hidden\"; mode = \"hide\"; },\n"		/* 3 */
-		"  { root = \"notes\"; mode = \"rw\"; suffixes = [ \".md\" ];\n" /* 4 */
-		"    max_file_bytes = 10; }\n"				/* 5 */
-		");\n") < 0)
+	if (tu_write_p(
+		    fx.l.project_conf,
+		    "paths = (\n" /* 1 */
+		    "  { root = \"ro\"; mode = \"ro\"; },\n" /* 2 */
+		    "  { root = \"hidden\"; mode = \"hide\"; },\n" /* 3 */
+		    "  { root = \"notes\"; mode = \"rw\"; suffixes = [ \".md\" ];\n" /* 4 */
+		    "    max_file_bytes = 10; }\n" /* 5 */
+		    ");\n") < 0)
 		return -1;
 	if (tu_write_p(P("ro/file.txt"), "read only\n") ||
 	    tu_write_p(P("hidden/secret"), "s3cret\n") ||
-	    tu_write_p(P("notes/small.md"), "0123456789") ||	/* 10 bytes */
-	    tu_write_p(P("notes/big.md"), "0123456789A") ||	/* 11 bytes */
+	    tu_write_p(P("notes/small.md"), "0123456789") || /* 10 bytes */
+	    tu_write_p(P("notes/big.md"), "0123456789A") || /* 11 bytes */
 	    tu_write_p(P("src/main.c"), "int main;\n") ||
 	    tu_write_p(P("src/sub/x.md"), "x\n") ||
 	    symlink("hidden", P("link_to_hidden")) ||
@@ -104,42 +105,59 @@ static int teardown(void **state)
 /* ------------------------------------------------------------ checks */
 
 struct crow {
-	const char *path;	/* relative: inside the project */
+	const char *path; /* relative: inside the project */
 	enum sbx_access acc;
 	int64_t size;
 	const char *verdict;
-	const char *rule;	/* NULL: don't check; "P:x" = project/x */
+	const char *rule; /* NULL: don't check; "P:x" = project/x */
 	const char *mode;
-	const char *reason;	/* substring */
+	const char *reason; /* substring */
 };
 
 static const struct crow crows[] = {
-	{ "src/main.c", SBX_ACCESS_WRITE, -1, "allowed", "P:", "rw", "can be written" },
-	{ "src/main.c", SBX_ACCESS_READ, -1, "allowed", "P:", "rw", "can be read" },
+	{ "src/main.c", SBX_ACCESS_WRITE, -1, "allowed", "P:", "rw",
+	  "can be written" },
+	{ "src/main.c", SBX_ACCESS_READ, -1, "allowed", "P:", "rw",
+	  "can be read" },
 	{ "ro/file.txt", SBX_ACCESS_WRITE, -1, "read-only", "P:ro", "ro",
 	  "read-only in this sandbox" },
-	{ "ro/file.txt", SBX_ACCESS_READ, -1, "allowed", "P:ro", "ro", "can be read" },
-	{ "ro/new", SBX_ACCESS_WRITE, -1, "read-only", "P:ro", "ro", "--allow-write" },
+	{ "ro/file.txt", SBX_ACCESS_READ, -1, "allowed", "P:ro", "ro",
+	  "can be read" },
+	{ "ro/new", SBX_ACCESS_WRITE, -1, "read-only", "P:ro", "ro",
+	  "--allow-write" },
 	{ "hidden/secret", SBX_ACCESS_READ, -1, "hidden", "P:hidden", "hide",
 	  "hidden by the sandbox policy" },
-	{ "hidden", SBX_ACCESS_READ, -1, "hidden", "P:hidden", "hide", "--allow-read" },
-	{ "link_to_hidden/secret", SBX_ACCESS_READ, -1, "hidden", "P:hidden", "hide", NULL },
-	{ "link_to_passwd", SBX_ACCESS_WRITE, -1, "read-only", "/", "ro", NULL },
+	{ "hidden", SBX_ACCESS_READ, -1, "hidden", "P:hidden", "hide",
+	  "--allow-read" },
+	{ "link_to_hidden/secret", SBX_ACCESS_READ, -1, "hidden", "P:hidden",
+	  "hide", NULL },
+	{ "link_to_passwd", SBX_ACCESS_WRITE, -1, "read-only", "/", "ro",
+	  NULL },
 	{ "notes/a.txt", SBX_ACCESS_WRITE, 1, "suffix", "P:notes", "rw",
 	  "suffix '.txt' not allowed" },
-	{ "notes/a.md", SBX_ACCESS_WRITE, 10, "allowed", "P:notes", "rw", NULL },
-	{ "notes/a.md", SBX_ACCESS_WRITE, 11, "size", "P:notes", "rw", "11 bytes, over the 10-byte limit" },
+	{ "notes/a.md", SBX_ACCESS_WRITE, 10, "allowed", "P:notes", "rw",
+	  NULL },
+	{ "notes/a.md", SBX_ACCESS_WRITE, 11, "size", "P:notes", "rw",
+	  "11 bytes, over the 10-byte limit" },
 	/* size unknown: looked up for an existing file */
-	{ "notes/small.md", SBX_ACCESS_WRITE, -1, "allowed", "P:notes", "rw", NULL },
+	{ "notes/small.md", SBX_ACCESS_WRITE, -1, "allowed", "P:notes", "rw",
+	  NULL },
 	{ "notes/big.md", SBX_ACCESS_WRITE, -1, "size", "P:notes", "rw", NULL },
-	{ "notes/big.md", SBX_ACCESS_READ, -1, "size", "P:notes", "rw", NULL },	/* reads too: see report */
-	{ "notes/big.md", SBX_ACCESS_WRITE, 3, "allowed", "P:notes", "rw", NULL },	/* truncating write */
-	{ ".sbxrun.conf", SBX_ACCESS_WRITE, -1, "read-only", "P:.sbxrun.conf", "ro", "protected" },
-	{ ".git/hooks/pre-commit", SBX_ACCESS_WRITE, -1, "read-only", "P:.git/hooks", "ro", "protected" },
-	{ ".git/objects/ab", SBX_ACCESS_WRITE, -1, "allowed", "P:", "rw", NULL },
+	{ "notes/big.md", SBX_ACCESS_READ, -1, "size", "P:notes", "rw",
+	  NULL }, /* reads too: see report */
+	{ "notes/big.md", SBX_ACCESS_WRITE, 3, "allowed", "P:notes", "rw",
+	  NULL }, /* truncating write */
+	{ ".sbxrun.conf", SBX_ACCESS_WRITE, -1, "read-only", "P:.sbxrun.conf",
+	  "ro", "protected" },
+	{ ".git/hooks/pre-commit", SBX_ACCESS_WRITE, -1, "read-only",
+	  "P:.git/hooks", "ro", "protected" },
+	{ ".git/objects/ab", SBX_ACCESS_WRITE, -1, "allowed", "P:", "rw",
+	  NULL },
 	{ "/etc/passwd", SBX_ACCESS_WRITE, -1, "read-only", "/", "ro", NULL },
-	{ "/etc/shadow", SBX_ACCESS_READ, -1, "hidden", "/etc/shadow", "hide", NULL },
-	{ "/usr/bin/env", SBX_ACCESS_EXEC, -1, "allowed", "/", "ro", "can be run" },
+	{ "/etc/shadow", SBX_ACCESS_READ, -1, "hidden", "/etc/shadow", "hide",
+	  NULL },
+	{ "/usr/bin/env", SBX_ACCESS_EXEC, -1, "allowed", "/", "ro",
+	  "can be run" },
 	{ "~/.ssh/id_rsa", SBX_ACCESS_READ, -1, "hidden", NULL, "hide", NULL },
 };
 
@@ -153,10 +171,11 @@ static void test_check_table(void **state)
 	for (size_t i = 0; i < sizeof(crows) / sizeof(crows[0]); i++) {
 		const struct crow *c = &crows[i];
 
-		assert_int_equal(sbx_check(fx.s, c->path, c->acc, c->size, &a), SBX_OK);
+		assert_int_equal(sbx_check(fx.s, c->path, c->acc, c->size, &a),
+				 SBX_OK);
 		if (c->rule && strncmp(c->rule, "P:", 2) == 0)
-			snprintf(want_rule, sizeof(want_rule), "%s%s%s", fx.proj,
-				 c->rule[2] ? "/" : "", c->rule + 2);
+			snprintf(want_rule, sizeof(want_rule), "%s%s%s",
+				 fx.proj, c->rule[2] ? "/" : "", c->rule + 2);
 		else
 			snprintf(want_rule, sizeof(want_rule), "%s",
 				 c->rule ? c->rule : "");
@@ -166,9 +185,11 @@ static void test_check_table(void **state)
 		    strcmp(a.mode, c->mode) != 0 ||
 		    (c->reason && !strstr(a.reason, c->reason)) ||
 		    a.path[0] != '/' || !a.source[0]) {
-			print_error("check row %zu %s: %s rule %s mode %s src %s\n"
-				    "  reason: %s\n", i, c->path, a.verdict,
-				    a.rule, a.mode, a.source, a.reason);
+			print_error(
+				"check row %zu %s: %s rule %s mode %s src %s\n"
+				"  reason: %s\n",
+				i, c->path, a.verdict, a.rule, a.mode, a.source,
+				a.reason);
 			bad++;
 		}
 	}
@@ -182,8 +203,9 @@ static void test_check_answer_fields(void **state)
 	char want[PATH_MAX + 64];
 
 	(void)state;
-	assert_int_equal(sbx_check(fx.s, "ro/../ro/./file.txt", SBX_ACCESS_WRITE,
-				   -1, &a), SBX_OK);
+	assert_int_equal(sbx_check(fx.s, "ro/../ro/./file.txt",
+				   SBX_ACCESS_WRITE, -1, &a),
+			 SBX_OK);
 	assert_string_equal(a.path, P("ro/file.txt"));
 	snprintf(want, sizeof(want), "%s:2", fx.l.project_conf);
 	assert_string_equal(a.source, want);
@@ -191,14 +213,19 @@ static void test_check_answer_fields(void **state)
 	assert_non_null(strstr(a.reason, "'ro/../ro/./file.txt'"));
 	assert_int_equal(strncmp(a.reason, "sbxrun: ", 8), 0);
 	/* symlinks are resolved in the answer */
-	assert_int_equal(sbx_check(fx.s, "link_to_hidden/secret", SBX_ACCESS_READ,
-				   -1, &a), SBX_OK);
+	assert_int_equal(sbx_check(fx.s, "link_to_hidden/secret",
+				   SBX_ACCESS_READ, -1, &a),
+			 SBX_OK);
 	assert_string_equal(a.path, P("hidden/secret"));
 	/* bad arguments */
-	assert_int_equal(sbx_check(NULL, "x", SBX_ACCESS_READ, -1, &a), SBX_E_ARG);
-	assert_int_equal(sbx_check(fx.s, NULL, SBX_ACCESS_READ, -1, &a), SBX_E_ARG);
-	assert_int_equal(sbx_check(fx.s, "x", SBX_ACCESS_READ, -1, NULL), SBX_E_ARG);
-	assert_int_equal(sbx_check(fx.s, "", SBX_ACCESS_READ, -1, &a), SBX_E_ARG);
+	assert_int_equal(sbx_check(NULL, "x", SBX_ACCESS_READ, -1, &a),
+			 SBX_E_ARG);
+	assert_int_equal(sbx_check(fx.s, NULL, SBX_ACCESS_READ, -1, &a),
+			 SBX_E_ARG);
+	assert_int_equal(sbx_check(fx.s, "x", SBX_ACCESS_READ, -1, NULL),
+			 SBX_E_ARG);
+	assert_int_equal(sbx_check(fx.s, "", SBX_ACCESS_READ, -1, &a),
+			 SBX_E_ARG);
 }
 
 static void test_resolve(void **state)
@@ -206,13 +233,16 @@ static void test_resolve(void **state)
 	char out[PATH_MAX], small[8];
 
 	(void)state;
-	assert_int_equal(sbx_resolve(fx.s, "src/../ro", out, sizeof(out)), SBX_OK);
+	assert_int_equal(sbx_resolve(fx.s, "src/../ro", out, sizeof(out)),
+			 SBX_OK);
 	assert_string_equal(out, P("ro"));
 	assert_int_equal(sbx_resolve(fx.s, "~", out, sizeof(out)), SBX_OK);
 	assert_string_equal(out, fx.home);
-	assert_int_equal(sbx_resolve(fx.s, "link_to_hidden", out, sizeof(out)), SBX_OK);
+	assert_int_equal(sbx_resolve(fx.s, "link_to_hidden", out, sizeof(out)),
+			 SBX_OK);
 	assert_string_equal(out, P("hidden"));
-	assert_int_equal(sbx_resolve(fx.s, "src", small, sizeof(small)), SBX_E_ARG);
+	assert_int_equal(sbx_resolve(fx.s, "src", small, sizeof(small)),
+			 SBX_E_ARG);
 	assert_int_equal(sbx_resolve(fx.s, NULL, out, sizeof(out)), SBX_E_ARG);
 	assert_int_equal(sbx_resolve(NULL, "x", out, sizeof(out)), SBX_E_ARG);
 }
@@ -231,7 +261,8 @@ static void test_check_exec(void **state)
 	assert_string_equal(a.verdict, "exec-denied");
 	assert_string_equal(a.rule, "sudo");
 	assert_non_null(strstr(a.source, "default.conf:"));
-	assert_non_null(strstr(a.reason, "refused to run 'sudo': privilege escalation"));
+	assert_non_null(strstr(a.reason,
+			       "refused to run 'sudo': privilege escalation"));
 	assert_int_equal(sbx_check_exec(fx.s, rm, &a), SBX_OK);
 	assert_string_equal(a.rule, "rm");
 	assert_int_equal(sbx_check_exec(fx.s, ls, &a), SBX_OK);
@@ -251,28 +282,37 @@ static void test_read_file(void **state)
 	size_t len = 0;
 
 	(void)state;
-	assert_int_equal(sbx_read_file(fx.s, "ro/file.txt", 100, &data, &len, &a), SBX_OK);
+	assert_int_equal(sbx_read_file(fx.s, "ro/file.txt", 100, &data, &len,
+				       &a),
+			 SBX_OK);
 	assert_int_equal(len, 10);
 	assert_string_equal(data, "read only\n");
 	free(data);
 	/* max cuts the data */
-	assert_int_equal(sbx_read_file(fx.s, "ro/file.txt", 4, &data, &len, NULL), SBX_OK);
+	assert_int_equal(sbx_read_file(fx.s, "ro/file.txt", 4, &data, &len,
+				       NULL),
+			 SBX_OK);
 	assert_int_equal(len, 4);
 	assert_string_equal(data, "read");
 	free(data);
-	assert_int_equal(sbx_read_file(fx.s, "ro/file.txt", 0, &data, &len, NULL), SBX_OK);
+	assert_int_equal(sbx_read_file(fx.s, "ro/file.txt", 0, &data, &len,
+				       NULL),
+			 SBX_OK);
 	assert_int_equal(len, 0);
 	assert_string_equal(data, "");
 	free(data);
 	/* refusals fill the answer */
 	data = (char *)1;
-	assert_int_equal(sbx_read_file(fx.s, "hidden/secret", 100, &data, &len, &a),
+	assert_int_equal(sbx_read_file(fx.s, "hidden/secret", 100, &data, &len,
+				       &a),
 			 SBX_E_DENIED);
 	assert_string_equal(a.verdict, "hidden");
-	assert_ptr_equal(data, (char *)1);	/* untouched */
-	assert_int_equal(sbx_read_file(fx.s, "link_to_hidden/secret", 100, &data,
-				       &len, NULL), SBX_E_DENIED);
-	assert_int_equal(sbx_read_file(fx.s, "src/missing", 100, &data, &len, NULL),
+	assert_ptr_equal(data, (char *)1); /* untouched */
+	assert_int_equal(sbx_read_file(fx.s, "link_to_hidden/secret", 100,
+				       &data, &len, NULL),
+			 SBX_E_DENIED);
+	assert_int_equal(sbx_read_file(fx.s, "src/missing", 100, &data, &len,
+				       NULL),
 			 SBX_E_IO);
 }
 
@@ -291,12 +331,15 @@ static void test_read_file_size_max(void **state)
 	if (pid == 0) {
 		char *data = NULL;
 		size_t len = 0;
-		int rc = sbx_read_file(fx.s, "ro/file.txt", SIZE_MAX, &data, &len, NULL);
+		int rc = sbx_read_file(fx.s, "ro/file.txt", SIZE_MAX, &data,
+				       &len, NULL);
 
-		if (rc == SBX_OK && (len != 10 || strcmp(data, "read only\n") != 0))
+		if (rc == SBX_OK &&
+		    (len != 10 || strcmp(data, "read only\n") != 0))
 			_exit(3);
 		free(data);
-		_exit(rc == SBX_OK || rc == SBX_E_ARG || rc == SBX_E_NOMEM ? 0 : 2);
+		_exit(rc == SBX_OK || rc == SBX_E_ARG || rc == SBX_E_NOMEM ? 0
+									   : 2);
 	}
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	if (WIFSIGNALED(st))
@@ -312,29 +355,43 @@ static void test_write_file(void **state)
 	size_t len;
 
 	(void)state;
-	assert_int_equal(sbx_write_file(fx.s, "src/out.txt", "hello", 5, &a), SBX_OK);
-	assert_int_equal(sbx_read_file(fx.s, "src/out.txt", 100, &data, &len, NULL), SBX_OK);
+	assert_int_equal(sbx_write_file(fx.s, "src/out.txt", "hello", 5, &a),
+			 SBX_OK);
+	assert_int_equal(sbx_read_file(fx.s, "src/out.txt", 100, &data, &len,
+				       NULL),
+			 SBX_OK);
 	assert_string_equal(data, "hello");
 	free(data);
 	/* truncates */
-	assert_int_equal(sbx_write_file(fx.s, "src/out.txt", "hi", 2, NULL), SBX_OK);
-	assert_int_equal(sbx_read_file(fx.s, "src/out.txt", 100, &data, &len, NULL), SBX_OK);
+	assert_int_equal(sbx_write_file(fx.s, "src/out.txt", "hi", 2, NULL),
+			 SBX_OK);
+	assert_int_equal(sbx_read_file(fx.s, "src/out.txt", 100, &data, &len,
+				       NULL),
+			 SBX_OK);
 	assert_string_equal(data, "hi");
 	free(data);
-	assert_int_equal(sbx_write_file(fx.s, "ro/file.txt", "x", 1, &a), SBX_E_DENIED);
+	assert_int_equal(sbx_write_file(fx.s, "ro/file.txt", "x", 1, &a),
+			 SBX_E_DENIED);
 	assert_string_equal(a.verdict, "read-only");
-	assert_int_equal(sbx_write_file(fx.s, "notes/a.txt", "x", 1, &a), SBX_E_DENIED);
+	assert_int_equal(sbx_write_file(fx.s, "notes/a.txt", "x", 1, &a),
+			 SBX_E_DENIED);
 	assert_string_equal(a.verdict, "suffix");
-	assert_int_equal(sbx_write_file(fx.s, "notes/a.md", "0123456789A", 11, &a),
+	assert_int_equal(sbx_write_file(fx.s, "notes/a.md", "0123456789A", 11,
+					&a),
 			 SBX_E_DENIED);
 	assert_string_equal(a.verdict, "size");
-	assert_int_equal(sbx_write_file(fx.s, "notes/a.md", "0123456789", 10, &a), SBX_OK);
+	assert_int_equal(sbx_write_file(fx.s, "notes/a.md", "0123456789", 10,
+					&a),
+			 SBX_OK);
 	/* through a symlink to a read-only file: the target decides */
-	assert_int_equal(sbx_write_file(fx.s, "link_to_passwd", "x", 1, &a), SBX_E_DENIED);
+	assert_int_equal(sbx_write_file(fx.s, "link_to_passwd", "x", 1, &a),
+			 SBX_E_DENIED);
 	assert_string_equal(a.path, "/etc/passwd");
-	assert_int_equal(sbx_write_file(fx.s, "hidden/new", "x", 1, &a), SBX_E_DENIED);
+	assert_int_equal(sbx_write_file(fx.s, "hidden/new", "x", 1, &a),
+			 SBX_E_DENIED);
 	assert_int_equal(sbx_write_file(fx.s, "nodir/x", "x", 1, &a), SBX_E_IO);
-	assert_int_equal(sbx_write_file(fx.s, "/etc/sbx-test-never", "x", 1, &a),
+	assert_int_equal(sbx_write_file(fx.s, "/etc/sbx-test-never", "x", 1,
+					&a),
 			 SBX_E_DENIED);
 }
 
@@ -356,7 +413,8 @@ static void test_list_files(void **state)
 	(void)state;
 	assert_int_equal(sbx_list_files(fx.s, ".", NULL, &l, &n), SBX_OK);
 	for (count = 0; l[count]; count++)
-		assert_int_equal(strncmp(l[count], fx.proj, strlen(fx.proj)), 0);
+		assert_int_equal(strncmp(l[count], fx.proj, strlen(fx.proj)),
+				 0);
 	assert_int_equal(count, n);
 	assert_true(in_list(l, P("src/main.c")));
 	assert_true(in_list(l, P("src/sub/x.md")));
@@ -376,9 +434,11 @@ static void test_list_files(void **state)
 	assert_null(l[0]);
 	sbx_list_free(l);
 
-	assert_int_equal(sbx_list_files(fx.s, "hidden", NULL, &l, &n), SBX_E_DENIED);
-	assert_int_equal(sbx_list_files(fx.s, "src/main.c", NULL, &l, &n), SBX_OK);
-	assert_int_equal(n, 0);	/* not a directory: nothing */
+	assert_int_equal(sbx_list_files(fx.s, "hidden", NULL, &l, &n),
+			 SBX_E_DENIED);
+	assert_int_equal(sbx_list_files(fx.s, "src/main.c", NULL, &l, &n),
+			 SBX_OK);
+	assert_int_equal(n, 0); /* not a directory: nothing */
 	sbx_list_free(l);
 	sbx_list_free(NULL);
 }

@@ -48,14 +48,14 @@ static void pol_init(struct sbx_policy *p)
 
 /* The DESIGN 6 example, every key, with a line per interesting value. */
 static const char full_conf[] =
-	"# libconfig syntax\n"						/* 1 */
-	"profile = \"default\";\n"					/* 2 */
-	"paths = (\n"							/* 3 */
-	"  { root = \"~/.cache\";  mode = \"rw\"; },\n"			/* 4 */
+	"# libconfig syntax\n" /* 1 */
+	"profile = \"default\";\n" /* 2 */
+	"paths = (\n" /* 3 */
+	"  { root = \"~/.cache\";  mode = \"rw\"; },\n" /* 4 */
 	"  { root = \"~/notes\";   mode = \"rw\"; suffixes = [ \".md\", \".txt\" ]; max_file_bytes = 1000000; },\n" /* 5 */
-	"  { root = \"~/.kube\";   mode = \"hide\"; },\n"		/* 6 */
+	"  { root = \"~/.kube\";   mode = \"hide\"; },\n" /* 6 */
 	"  { root = \"data\";      mode = \"ro\"; max_file_bytes = \"2M\"; }\n" /* 7 */
-	");\n"								/* 8 */
+	");\n" /* 8 */
 	"protect = [ \".git/hooks\", \".git/config\", \".sbxrun.conf\" ];\n" /* 9 */
 	"network = { mode = \"filtered\"; allow = [ \"registry.npmjs.org\", \"*.github.com:443\" ];\n" /* 10 */
 	"            unix_sockets = [ \"/run/postgresql/.s.PGSQL.5432\" ]; };\n" /* 11 */
@@ -63,8 +63,8 @@ static const char full_conf[] =
 	"                  { program = \"rm\"; args = [ \"-*r*\", \"/\" ]; reason = \"no\"; } ); };\n" /* 13 */
 	"env = { keep = [ \"PATH\", \"HOME\", \"LANG\", \"TERM\" ]; drop = [ \"*_TOKEN\", \"AWS_*\" ]; };\n" /* 14 */
 	"limits = { timeout = 600; cpu = 0; memory = \"8G\"; nofile = 4096; nproc = 4096; fsize = \"16G\"; };\n" /* 15 */
-	"fallback = \"deny\";\n"					/* 16 */
-	"redirect_caches = true;\n";					/* 17 */
+	"fallback = \"deny\";\n" /* 16 */
+	"redirect_caches = true;\n"; /* 17 */
 
 static void test_full_schema(void **state)
 {
@@ -90,7 +90,7 @@ static void test_full_schema(void **state)
 	assert_int_equal(r->src.line, 5);
 	r = sbx_policy_match(&p, HOME "/.kube/config");
 	assert_int_equal(r->mode, SBX_HIDE);
-	r = sbx_policy_match(&p, PROJ "/data/x");	/* relative: in the project */
+	r = sbx_policy_match(&p, PROJ "/data/x"); /* relative: in the project */
 	assert_string_equal(r->root, PROJ "/data");
 	assert_int_equal(r->mode, SBX_RO);
 	assert_int_equal(r->max_file_bytes, 2u << 20);
@@ -103,7 +103,8 @@ static void test_full_schema(void **state)
 	assert_string_equal(p.allow[1].host, "*.github.com");
 	assert_int_equal(p.allow[1].port, 443);
 	assert_int_equal(p.unix_sockets.n, 1);
-	assert_string_equal(p.unix_sockets.v[0], "/run/postgresql/.s.PGSQL.5432");
+	assert_string_equal(p.unix_sockets.v[0],
+			    "/run/postgresql/.s.PGSQL.5432");
 	assert_int_equal(p.nexec, 2);
 	assert_string_equal(p.exec[0].program, "sudo");
 	assert_int_equal(p.exec[0].src.line, 12);
@@ -149,7 +150,8 @@ static void test_empty_and_optional(void **state)
 
 		pol_init(&p);
 		if (sbx_conf_load_string(&p, ok[i], "ok.conf", &err) < 0)
-			fail_msg("conf %zu rejected: %s\n%s", i, err.msg, ok[i]);
+			fail_msg("conf %zu rejected: %s\n%s", i, err.msg,
+				 ok[i]);
 		sbx_policy_free(&p);
 	}
 }
@@ -210,15 +212,16 @@ static int back_to_start_cwd(void **state)
 
 struct bad {
 	const char *text;
-	int line;		/* expected line in the message */
-	const char *problem;	/* substring expected after "name:LINE: " */
-	int semantic;		/* 1: found by our checks, 0: by the parser */
+	int line; /* expected line in the message */
+	const char *problem; /* substring expected after "name:LINE: " */
+	int semantic; /* 1: found by our checks, 0: by the parser */
 };
 
 static const struct bad bad_confs[] = {
 	/* unknown keys, at any depth */
 	{ "bogus = 1;\n", 1, "unknown key 'bogus'", 1 },
-	{ "# c\n\nfallback = \"deny\";\nPaths = ();\n", 4, "unknown key 'Paths'", 1 },
+	{ "# c\n\nfallback = \"deny\";\nPaths = ();\n", 4,
+	  "unknown key 'Paths'", 1 },
 	{ "paths = (\n  { root = \"/x\";\n    mode = \"rw\";\n    colour = \"red\"; }\n);\n",
 	  4, "unknown key 'colour'", 1 },
 	{ "network = {\n  mode = \"off\";\n  proxy = \"x\";\n};\n", 3,
@@ -226,30 +229,36 @@ static const struct bad bad_confs[] = {
 	{ "exec = { allow = (); };\n", 1, "unknown key 'allow' in exec", 1 },
 	{ "exec = { deny = ( { program = \"x\"; reason = \"r\"; why = 1; } ); };\n",
 	  1, "unknown key 'why'", 1 },
-	{ "env = { keep = []; pass = []; };\n", 1, "unknown key 'pass' in env", 1 },
-	{ "limits = {\n  stack = 1;\n};\n", 2, "unknown key 'stack' in limits", 1 },
+	{ "env = { keep = []; pass = []; };\n", 1, "unknown key 'pass' in env",
+	  1 },
+	{ "limits = {\n  stack = 1;\n};\n", 2, "unknown key 'stack' in limits",
+	  1 },
 	/* wrong types */
-	{ "fallback = 1;\n", 1, "'fallback' must be a string, not an integer", 1 },
+	{ "fallback = 1;\n", 1, "'fallback' must be a string, not an integer",
+	  1 },
 	{ "\nprofile = 3;\n", 2, "'profile' must be a string", 1 },
 	{ "paths = { root = \"/x\"; };\n", 1, "'paths' must be a list", 1 },
 	{ "paths = [ \"/x\" ];\n", 1, "'paths' must be a list", 1 },
 	{ "paths = ( \"/x\" );\n", 1, "must be a group", 1 },
-	{ "paths = (\n { root = 5; mode = \"rw\"; }\n);\n", 2, "'root' must be a string", 1 },
-	{ "paths = ( { root = \"/x\"; mode = true; } );\n", 1, "'mode' must be a string", 1 },
-	{ "paths = ( { root = \"/x\"; mode = \"rw\"; suffixes = \".md\"; } );\n", 1,
-	  "'suffixes' must be an array", 1 },
-	{ "paths = ( { root = \"/x\"; mode = \"rw\";\n  suffixes = [ 1 ]; } );\n", 2,
-	  "must be a string", 1 },
-	{ "paths = ( { root = \"/x\"; mode = \"rw\";\n  max_file_bytes = \"big\"; } );\n", 2,
-	  "'max_file_bytes' must be a number of bytes", 1 },
-	{ "paths = ( { root = \"/x\"; mode = \"rw\"; max_file_bytes = -1; } );\n", 1,
-	  "must not be negative", 1 },
+	{ "paths = (\n { root = 5; mode = \"rw\"; }\n);\n", 2,
+	  "'root' must be a string", 1 },
+	{ "paths = ( { root = \"/x\"; mode = true; } );\n", 1,
+	  "'mode' must be a string", 1 },
+	{ "paths = ( { root = \"/x\"; mode = \"rw\"; suffixes = \".md\"; } );\n",
+	  1, "'suffixes' must be an array", 1 },
+	{ "paths = ( { root = \"/x\"; mode = \"rw\";\n  suffixes = [ 1 ]; } );\n",
+	  2, "must be a string", 1 },
+	{ "paths = ( { root = \"/x\"; mode = \"rw\";\n  max_file_bytes = \"big\"; } );\n",
+	  2, "'max_file_bytes' must be a number of bytes", 1 },
+	{ "paths = ( { root = \"/x\"; mode = \"rw\"; max_file_bytes = -1; } );\n",
+	  1, "must not be negative", 1 },
 	{ "protect = \".git\";\n", 1, "'protect' must be an array", 1 },
 	{ "protect = [\n  1 ];\n", 2, "must be a string, not an integer", 1 },
 	{ "protect = [ \"\" ];\n", 1, "empty string", 1 },
 	{ "network = \"off\";\n", 1, "'network' must be a group", 1 },
 	{ "network = { mode = 0; };\n", 1, "'mode' must be a string", 1 },
-	{ "network = { allow = \"a.com\"; };\n", 1, "'allow' must be an array", 1 },
+	{ "network = { allow = \"a.com\"; };\n", 1, "'allow' must be an array",
+	  1 },
 	{ "exec = ( );\n", 1, "'exec' must be a group", 1 },
 	{ "exec = { deny = [ \"sudo\" ]; };\n", 1, "'deny' must be a list", 1 },
 	{ "exec = { deny = ( { program = \"rm\"; args = [ 1 ]; reason = \"r\"; } ); };\n",
@@ -264,42 +273,52 @@ static const struct bad bad_confs[] = {
 	{ "limits = { cpu = 1.5; };\n", 1, "'cpu' must be", 1 },
 	{ "limits = { memory = \"8Q\"; };\n", 1, "'memory' must be", 1 },
 	{ "limits = {\n memory = -1; };\n", 2, "must not be negative", 1 },
-	{ "limits = { fsize = \"99999999999999999999G\"; };\n", 1, "'fsize' must be", 1 },
+	{ "limits = { fsize = \"99999999999999999999G\"; };\n", 1,
+	  "'fsize' must be", 1 },
 	{ "limits = 5;\n", 1, "'limits' must be a group", 1 },
 	{ "redirect_caches = \"yes\";\n", 1, "must be true or false", 1 },
 	/* bad values */
 	{ "paths = (\n  { root = \"/x\";\n    mode = \"rwx\"; }\n);\n", 3,
 	  "mode must be \"rw\", \"ro\" or \"hide\", not \"rwx\"", 1 },
-	{ "paths = ( { root = \"/x\"; mode = \"RW\"; } );\n", 1, "mode must be", 1 },
+	{ "paths = ( { root = \"/x\"; mode = \"RW\"; } );\n", 1, "mode must be",
+	  1 },
 	{ "paths = ( { root = \"/x\"; } );\n", 1, "needs root and mode", 1 },
 	{ "paths = ( { mode = \"ro\"; } );\n", 1, "needs root and mode", 1 },
 	{ "paths = ( { root = \"\"; mode = \"ro\"; } );\n", 1, "bad path", 1 },
-	{ "paths = ( { root = \"/x\"; mode = \"rw\"; suffixes = [ \"a/b\" ]; } );\n", 1,
-	  "bad suffix 'a/b'", 1 },
-	{ "paths = ( { root = \"/x\"; mode = \"rw\"; suffixes = [ \"\" ]; } );\n", 1,
-	  "bad suffix", 1 },
+	{ "paths = ( { root = \"/x\"; mode = \"rw\"; suffixes = [ \"a/b\" ]; } );\n",
+	  1, "bad suffix 'a/b'", 1 },
+	{ "paths = ( { root = \"/x\"; mode = \"rw\"; suffixes = [ \"\" ]; } );\n",
+	  1, "bad suffix", 1 },
 	{ "paths = ( { root = \"/x\"; mode = \"rw\"; suffixes = [ \"1\", \"2\", \"3\", "
 	  "\"4\", \"5\", \"6\", \"7\", \"8\", \"9\", \"10\", \"11\", \"12\", \"13\", "
-	  "\"14\", \"15\", \"16\", \"17\" ]; } );\n", 1, "at most 16 suffixes", 1 },
+	  "\"14\", \"15\", \"16\", \"17\" ]; } );\n",
+	  1, "at most 16 suffixes", 1 },
 	{ "network = {\n mode = \"wifi\"; };\n", 2, "network mode must be", 1 },
-	{ "network = { allow = [\n \"169.254.169.254\" ]; };\n", 2, "link-local", 1 },
-	{ "network = { allow = [ \"a.com:99999\" ]; };\n", 1, "bad network allow entry", 1 },
-	{ "exec = { deny = (\n { program = \"sudo\"; } ); };\n", 2, "needs program and reason", 1 },
-	{ "exec = { deny = ( { program = \"\"; reason = \"x\"; } ); };\n", 1, "empty program", 1 },
+	{ "network = { allow = [\n \"169.254.169.254\" ]; };\n", 2,
+	  "link-local", 1 },
+	{ "network = { allow = [ \"a.com:99999\" ]; };\n", 1,
+	  "bad network allow entry", 1 },
+	{ "exec = { deny = (\n { program = \"sudo\"; } ); };\n", 2,
+	  "needs program and reason", 1 },
+	{ "exec = { deny = ( { program = \"\"; reason = \"x\"; } ); };\n", 1,
+	  "empty program", 1 },
 	{ "exec = { deny = ( { program = \"x\"; reason = \"r\";\n args = [ \"1\", \"2\", "
-	  "\"3\", \"4\", \"5\", \"6\", \"7\", \"8\", \"9\" ]; } ); };\n", 2,
-	  "at most 8 args patterns", 1 },
-	{ "fallback = \"maybe\";\n", 1, "fallback must be \"deny\" or \"warn\"", 1 },
+	  "\"3\", \"4\", \"5\", \"6\", \"7\", \"8\", \"9\" ]; } ); };\n",
+	  2, "at most 8 args patterns", 1 },
+	{ "fallback = \"maybe\";\n", 1, "fallback must be \"deny\" or \"warn\"",
+	  1 },
 	/* malformed syntax: the parser's message and line */
 	{ "paths = (\n", 2, "syntax error", 0 },
 	{ "a = ;\n", 1, "syntax error", 0 },
 	{ "limits = { timeout = 1; };\n};\n", 2, "syntax error", 0 },
 	/* an unterminated string: libconfig reports where it ran out (EOF) */
 	{ "\n\nfallback = \"unterminated;\n", 4, "syntax error", 0 },
-	{ "paths = (\n { root = \"/x\"; mode = \"rw\"; } }\n);\n", 2, "syntax error", 0 },
+	{ "paths = (\n { root = \"/x\"; mode = \"rw\"; } }\n);\n", 2,
+	  "syntax error", 0 },
 	{ "\xff\xfe = 1;\n", 1, "", 0 },
-	{ "fallback = \"deny\";\nfallback = \"warn\";\n", 2, "duplicate setting name", 0 },
-	{ "protect = [ \"a\", 1 ];\n", 1, "", 0 },	/* mixed array */
+	{ "fallback = \"deny\";\nfallback = \"warn\";\n", 2,
+	  "duplicate setting name", 0 },
+	{ "protect = [ \"a\", 1 ];\n", 1, "", 0 }, /* mixed array */
 	{ "@include \"/nonexistent/sbx/file\"\n", 1, "", 0 },
 };
 
@@ -315,7 +334,8 @@ static void check_bad(size_t i, const struct bad *b, const char *name,
 	if (strncmp(msg, prefix, strlen(prefix)) != 0 ||
 	    !strstr(msg + strlen(prefix), b->problem))
 		fail_msg("bad conf %zu: message\n  '%s'\nwant\n  '%s%s...'\n"
-			 "for:\n%s", i, msg, prefix, b->problem, b->text);
+			 "for:\n%s",
+			 i, msg, prefix, b->problem, b->text);
 }
 
 static void test_errors_from_file(void **state)
@@ -347,10 +367,12 @@ static void test_syntax_errors_from_string(void **state)
 		struct sbx_err err = { "" };
 		int r;
 
-		if (bad_confs[i].semantic || strstr(bad_confs[i].text, "@include"))
+		if (bad_confs[i].semantic ||
+		    strstr(bad_confs[i].text, "@include"))
 			continue;
 		pol_init(&p);
-		r = sbx_conf_load_string(&p, bad_confs[i].text, "inline.conf", &err);
+		r = sbx_conf_load_string(&p, bad_confs[i].text, "inline.conf",
+					 &err);
 		sbx_policy_free(&p);
 		check_bad(i, &bad_confs[i], "inline.conf", err.msg, r);
 	}
@@ -370,7 +392,8 @@ static void test_semantic_errors_from_string(void **state)
 		if (!bad_confs[i].semantic)
 			continue;
 		pol_init(&p);
-		r = sbx_conf_load_string(&p, bad_confs[i].text, "inline.conf", &err);
+		r = sbx_conf_load_string(&p, bad_confs[i].text, "inline.conf",
+					 &err);
 		sbx_policy_free(&p);
 		check_bad(i, &bad_confs[i], "inline.conf", err.msg, r);
 	}
@@ -384,7 +407,8 @@ static void test_unreadable_file(void **state)
 
 	(void)state;
 	pol_init(&p);
-	assert_int_equal(sbx_conf_load_file(&p, "/nonexistent/sbx.conf", &err), -1);
+	assert_int_equal(sbx_conf_load_file(&p, "/nonexistent/sbx.conf", &err),
+			 -1);
 	assert_non_null(strstr(err.msg, "/nonexistent/sbx.conf: cannot read"));
 	err.msg[0] = '\0';
 	assert_int_equal(sbx_conf_load_file(&p, "/", &err), -1);
@@ -395,12 +419,12 @@ static void test_unreadable_file(void **state)
 /* ------------------------------------------------------------ tiers */
 
 struct env {
-	char top[PATH_MAX];		/* scratch root */
+	char top[PATH_MAX]; /* scratch root */
 	char home[PATH_MAX + 16];
 	char xdg[PATH_MAX + 16];
 	char proj[PATH_MAX + 16];
-	char sys[PATH_MAX + 32];	/* system conf file */
-	char user[PATH_MAX + 32];	/* $XDG_CONFIG_HOME/sbxrun/config */
+	char sys[PATH_MAX + 32]; /* system conf file */
+	char user[PATH_MAX + 32]; /* $XDG_CONFIG_HOME/sbxrun/config */
 	char inrepo[PATH_MAX + 32];
 	struct sbx_opts o;
 	struct sbx_locs l;
@@ -432,7 +456,7 @@ static void env_make(struct env *e)
 
 static void env_free(struct env *e)
 {
-	tu_rmrf(e->top);	/* (again in the group teardown if we fail) */
+	tu_rmrf(e->top); /* (again in the group teardown if we fail) */
 }
 
 static sbx_t *open_ok(struct env *e)
@@ -461,7 +485,8 @@ static void expect(sbx_t *s, const char *path, enum sbx_access acc,
 	struct sbx_answer a;
 
 	assert_int_equal(sbx_check(s, path, acc, -1, &a), SBX_OK);
-	if (strcmp(a.verdict, verdict) != 0 || (rule && strcmp(a.rule, rule) != 0) ||
+	if (strcmp(a.verdict, verdict) != 0 ||
+	    (rule && strcmp(a.rule, rule) != 0) ||
 	    (source && strcmp(a.source, source) != 0))
 		fail_msg("%s %s: %s by %s (%s); want %s by %s (%s)",
 			 acc == SBX_ACCESS_WRITE ? "write" : "read", path,
@@ -482,25 +507,37 @@ static const char *at(const char *file, int line)
 /* Each tier sets the timeout, one shared root and one of its own. */
 static void write_tiers(struct env *e)
 {
-	assert_int_equal(tu_write_p(e->sys,
-		"limits = { timeout = 100; };\n"			/* 1 */
-		"paths = ( { root = \"/sbxt/t\"; mode = \"ro\"; },\n"	/* 2 */
-		"          { root = \"/sbxt/sys\"; mode = \"rw\"; } );\n" /* 3 */
-		"network = { mode = \"loopback\"; };\n"			/* 4 */
-		"env = { keep = [ \"SYS_VAR\" ]; };\n"), 0);		/* 5 */
-	assert_int_equal(tu_write_p(e->user,
-		"limits = { timeout = 200; };\n"			/* 1 */
-		"paths = ( { root = \"/sbxt/t\"; mode = \"rw\"; },\n"	/* 2 */
-		"          { root = \"/sbxt/user\"; mode = \"rw\"; } );\n" /* 3 */
-		"fallback = \"warn\";\n"), 0);				/* 4 */
-	assert_int_equal(tu_write_p(e->l.project_conf,
-		"limits = { timeout = 300; };\n"			/* 1 */
-		"paths = ( { root = \"/sbxt/t\"; mode = \"ro\"; },\n"	/* 2 */
-		"          { root = \"/sbxt/user\"; mode = \"ro\"; } );\n"), 0); /* 3 */
-	assert_int_equal(tu_write(e->inrepo,
-		"limits = { timeout = 400; };\n"			/* 1 */
-		"paths = ( { root = \"/sbxt/t\"; mode = \"rw\"; },\n"	/* 2 */
-		"          { root = \"/sbxt/repo\"; mode = \"rw\"; } );\n"), 0); /* 3 */
+	assert_int_equal(
+		tu_write_p(
+			e->sys,
+			"limits = { timeout = 100; };\n" /* 1 */
+			"paths = ( { root = \"/sbxt/t\"; mode = \"ro\"; },\n" /* 2 */
+			"          { root = \"/sbxt/sys\"; mode = \"rw\"; } );\n" /* 3 */
+			"network = { mode = \"loopback\"; };\n" /* 4 */
+			"env = { keep = [ \"SYS_VAR\" ]; };\n"),
+		0); /* 5 */
+	assert_int_equal(
+		tu_write_p(
+			e->user,
+			"limits = { timeout = 200; };\n" /* 1 */
+			"paths = ( { root = \"/sbxt/t\"; mode = \"rw\"; },\n" /* 2 */
+			"          { root = \"/sbxt/user\"; mode = \"rw\"; } );\n" /* 3 */
+			"fallback = \"warn\";\n"),
+		0); /* 4 */
+	assert_int_equal(
+		tu_write_p(
+			e->l.project_conf,
+			"limits = { timeout = 300; };\n" /* 1 */
+			"paths = ( { root = \"/sbxt/t\"; mode = \"ro\"; },\n" /* 2 */
+			"          { root = \"/sbxt/user\"; mode = \"ro\"; } );\n"),
+		0); /* 3 */
+	assert_int_equal(
+		tu_write(
+			e->inrepo,
+			"limits = { timeout = 400; };\n" /* 1 */
+			"paths = ( { root = \"/sbxt/t\"; mode = \"rw\"; },\n" /* 2 */
+			"          { root = \"/sbxt/repo\"; mode = \"rw\"; } );\n"),
+		0); /* 3 */
 }
 
 static void test_tiers_precedence(void **state)
@@ -535,7 +572,8 @@ static void test_tiers_precedence(void **state)
 	assert_true(has_warning(s, e.inrepo));
 	/* the profile is underneath it all */
 	expect(s, "/etc/passwd", SBX_ACCESS_WRITE, "read-only", "/", NULL);
-	expect(s, "/etc/shadow", SBX_ACCESS_READ, "hidden", "/etc/shadow", NULL);
+	expect(s, "/etc/shadow", SBX_ACCESS_READ, "hidden", "/etc/shadow",
+	       NULL);
 	/* (the scratch tree is under the private /tmp) */
 	expect(s, e.home, SBX_ACCESS_READ, "allowed", "/tmp", "built-in");
 	{
@@ -550,13 +588,15 @@ static void test_tiers_precedence(void **state)
 
 		snprintf(f, sizeof(f), "%s/src/x.c", e.proj);
 		expect(s, f, SBX_ACCESS_WRITE, "allowed", e.proj, "built-in");
-		expect(s, e.inrepo, SBX_ACCESS_WRITE, "read-only", e.inrepo, NULL);
+		expect(s, e.inrepo, SBX_ACCESS_WRITE, "read-only", e.inrepo,
+		       NULL);
 	}
 	sbx_close(s);
 
 	/* command-line overrides beat every tier */
 	{
-		const char *ov[] = { "timeout=500", "allow-write=/sbxt/t", NULL };
+		const char *ov[] = { "timeout=500", "allow-write=/sbxt/t",
+				     NULL };
 
 		e.o.overrides = ov;
 		s = open_ok(&e);
@@ -571,8 +611,9 @@ static void test_tiers_precedence(void **state)
 	e.o.flags = SBX_OPT_NO_USER_CONF;
 	s = open_ok(&e);
 	assert_int_equal(s->pol.limits.timeout, 100);
-	expect(s, "/sbxt/t/x", SBX_ACCESS_WRITE, "read-only", "/sbxt/t", at(e.sys, 2));
-	assert_false(has_warning(s, "not trusted"));	/* not even looked at */
+	expect(s, "/sbxt/t/x", SBX_ACCESS_WRITE, "read-only", "/sbxt/t",
+	       at(e.sys, 2));
+	assert_false(has_warning(s, "not trusted")); /* not even looked at */
 	sbx_close(s);
 	e.o.flags = SBX_OPT_NO_SYSTEM_CONF;
 	s = open_ok(&e);
@@ -582,7 +623,7 @@ static void test_tiers_precedence(void **state)
 	sbx_close(s);
 	e.o.flags = SBX_OPT_NO_SYSTEM_CONF | SBX_OPT_NO_USER_CONF;
 	s = open_ok(&e);
-	assert_int_equal(s->pol.limits.timeout, 3600);	/* the profile's */
+	assert_int_equal(s->pol.limits.timeout, 3600); /* the profile's */
 	sbx_close(s);
 	e.o.flags = 0;
 	env_free(&e);
@@ -611,18 +652,23 @@ static void test_inrepo_trust(void **state)
 	assert_int_equal(st.st_mode & 077, 0);
 	assert_int_equal(strncmp(e.l.trust_file, e.xdg, strlen(e.xdg)), 0);
 	s = open_ok(&e);
-	assert_int_equal(s->pol.limits.timeout, 400);	/* above the project conf */
+	assert_int_equal(s->pol.limits.timeout,
+			 400); /* above the project conf */
 	expect(s, "/sbxt/repo/x", SBX_ACCESS_WRITE, "allowed", "/sbxt/repo",
 	       at(e.inrepo, 3));
-	expect(s, "/sbxt/t/x", SBX_ACCESS_WRITE, "allowed", "/sbxt/t", at(e.inrepo, 2));
+	expect(s, "/sbxt/t/x", SBX_ACCESS_WRITE, "allowed", "/sbxt/t",
+	       at(e.inrepo, 2));
 	assert_false(has_warning(s, "trust"));
 	sbx_close(s);
 
 	/* change one byte: ignored again, with a different warning */
-	assert_int_equal(tu_write(e.inrepo,
-		"limits = { timeout = 401; };\n"
-		"paths = ( { root = \"/sbxt/t\"; mode = \"rw\"; },\n"
-		"          { root = \"/sbxt/repo\"; mode = \"rw\"; } );\n"), 0);
+	assert_int_equal(
+		tu_write(
+			e.inrepo,
+			"limits = { timeout = 401; };\n"
+			"paths = ( { root = \"/sbxt/t\"; mode = \"rw\"; },\n"
+			"          { root = \"/sbxt/repo\"; mode = \"rw\"; } );\n"),
+		0);
 	s = open_ok(&e);
 	assert_int_equal(s->pol.limits.timeout, 300);
 	expect(s, "/sbxt/repo/x", SBX_ACCESS_WRITE, "read-only", "/", NULL);
@@ -634,7 +680,8 @@ static void test_inrepo_trust(void **state)
 	s = open_ok(&e);
 	assert_int_equal(s->pol.limits.timeout, 401);
 	sbx_close(s);
-	assert_int_equal(tu_write(e.inrepo, "limits = {\n timeout = \"x\"; };\n"), 0);
+	assert_int_equal(
+		tu_write(e.inrepo, "limits = {\n timeout = \"x\"; };\n"), 0);
 	err.msg[0] = '\0';
 	assert_int_equal(sbx_conf_trust(&e.l, &err), -1);
 	if (strncmp(err.msg, e.inrepo, strlen(e.inrepo)) != 0 ||
@@ -676,20 +723,30 @@ static void test_inrepo_include_is_not_a_trust_bypass(void **state)
 	env_make(&e);
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
 	snprintf(inc, sizeof(inc), "%s/extra.conf", e.proj);
-	assert_int_equal(tu_write(e.inrepo,
-		"limits = { timeout = 9; };\n@include \"extra.conf\"\n"), 0);
-	assert_int_equal(tu_write(inc,
-		"paths = ( { root = \"/sbxt/inc\"; mode = \"ro\"; } );\n"), 0);
-	assert_int_equal(chdir(e.proj), 0);	/* sbxrun runs from the project */
+	assert_int_equal(
+		tu_write(
+			e.inrepo,
+			"limits = { timeout = 9; };\n@include \"extra.conf\"\n"),
+		0);
+	assert_int_equal(
+		tu_write(
+			inc,
+			"paths = ( { root = \"/sbxt/inc\"; mode = \"ro\"; } );\n"),
+		0);
+	assert_int_equal(chdir(e.proj), 0); /* sbxrun runs from the project */
 	(void)sbx_conf_trust(&e.l, &err);
 	/* a sandboxed run edits the included file (the project is writable) */
-	assert_int_equal(tu_write(inc,
-		"paths = ( { root = \"/sbxt/inc\"; mode = \"rw\"; } );\n"), 0);
+	assert_int_equal(
+		tu_write(
+			inc,
+			"paths = ( { root = \"/sbxt/inc\"; mode = \"rw\"; } );\n"),
+		0);
 	rc = sbx_open(&s, &e.o, errbuf, sizeof(errbuf));
 	if (rc == SBX_OK) {
 		struct sbx_answer a;
 
-		assert_int_equal(sbx_check(s, "/sbxt/inc/x", SBX_ACCESS_WRITE, -1, &a),
+		assert_int_equal(sbx_check(s, "/sbxt/inc/x", SBX_ACCESS_WRITE,
+					   -1, &a),
 				 SBX_OK);
 		allowed = a.allowed;
 		sbx_close(s);
@@ -697,8 +754,9 @@ static void test_inrepo_include_is_not_a_trust_bypass(void **state)
 	assert_int_equal(chdir(cwd), 0);
 	env_free(&e);
 	if (allowed)
-		fail_msg("a file included by the trusted .sbxrun.conf was changed "
-			 "after trust, and its rules were applied");
+		fail_msg(
+			"a file included by the trusted .sbxrun.conf was changed "
+			"after trust, and its rules were applied");
 }
 
 /* Errors in any tier stop sbx_open with "file:line: problem". */
@@ -711,29 +769,39 @@ static void test_tier_errors(void **state)
 	(void)state;
 	env_make(&e);
 	write_tiers(&e);
-	assert_int_equal(tu_write(e.user, "limits = { timeout = 1; };\n\nbogus = 2;\n"), 0);
-	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)), SBX_E_CONF);
+	assert_int_equal(tu_write(e.user,
+				  "limits = { timeout = 1; };\n\nbogus = 2;\n"),
+			 0);
+	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)),
+			 SBX_E_CONF);
 	assert_null(s);
 	if (strncmp(errbuf, e.user, strlen(e.user)) != 0 ||
-	    strncmp(errbuf + strlen(e.user), ":3: unknown key 'bogus'", 23) != 0)
+	    strncmp(errbuf + strlen(e.user), ":3: unknown key 'bogus'", 23) !=
+		    0)
 		fail_msg("user conf error: '%s'", errbuf);
 
-	assert_int_equal(tu_write(e.user, "limits = { timeout = 1; }\nfallback = 1;\n"), 0);
-	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)), SBX_E_CONF);
+	assert_int_equal(tu_write(e.user,
+				  "limits = { timeout = 1; }\nfallback = 1;\n"),
+			 0);
+	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)),
+			 SBX_E_CONF);
 	assert_non_null(strstr(errbuf, ":2: "));
 	assert_int_equal(unlink(e.user), 0);
 
 	assert_int_equal(tu_write(e.sys, "paths = (\n"), 0);
-	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)), SBX_E_CONF);
+	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)),
+			 SBX_E_CONF);
 	assert_int_equal(strncmp(errbuf, e.sys, strlen(e.sys)), 0);
 	assert_int_equal(unlink(e.sys), 0);
 
 	/* a conf others can write is refused, with the fix */
 	assert_int_equal(chmod(e.l.project_conf, 0666), 0);
-	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)), SBX_E_CONF);
+	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)),
+			 SBX_E_CONF);
 	assert_non_null(strstr(errbuf, "chmod go-w"));
 	assert_int_equal(chmod(e.l.project_conf, 0620), 0);
-	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)), SBX_E_CONF);
+	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)),
+			 SBX_E_CONF);
 	assert_int_equal(chmod(e.l.project_conf, 0644), 0);
 	s = open_ok(&e);
 	sbx_close(s);
@@ -743,13 +811,15 @@ static void test_tier_errors(void **state)
 		const char *ov[] = { "net=allow:169.254.169.254", NULL };
 
 		e.o.overrides = ov;
-		assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)), SBX_E_CONF);
+		assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)),
+				 SBX_E_CONF);
 		assert_non_null(strstr(errbuf, "link-local"));
 		e.o.overrides = NULL;
 	}
 	/* a project that is $HOME is refused */
 	e.o.project_dir = e.home;
-	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)), SBX_E_CONF);
+	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)),
+			 SBX_E_CONF);
 	assert_non_null(strstr(errbuf, "home directory"));
 	e.o.flags = SBX_OPT_UNSAFE_PROJECT;
 	s = open_ok(&e);
@@ -784,7 +854,8 @@ static void test_profile_selection(void **state)
 	sbx_close(s);
 
 	/* the per-project conf outranks the user conf */
-	assert_int_equal(tu_write_p(e.l.project_conf, "profile = \"build\";\n"), 0);
+	assert_int_equal(tu_write_p(e.l.project_conf, "profile = \"build\";\n"),
+			 0);
 	s = open_ok(&e);
 	assert_string_equal(s->pol.profile, "build");
 	assert_int_equal(s->pol.redirect_caches, 1);
@@ -799,7 +870,11 @@ static void test_profile_selection(void **state)
 
 	/* a user profile of the same name shadows the shipped one */
 	snprintf(path, sizeof(path), "%s/sbxrun/profiles/strict.conf", e.xdg);
-	assert_int_equal(tu_write_p(path, "profile = \"default\";\nlimits = { timeout = 7; };\n"), 0);
+	assert_int_equal(
+		tu_write_p(
+			path,
+			"profile = \"default\";\nlimits = { timeout = 7; };\n"),
+		0);
 	s = open_ok(&e);
 	assert_int_equal(s->pol.limits.timeout, 7);
 	expect(s, f, SBX_ACCESS_WRITE, "allowed", e.proj, NULL);
@@ -807,23 +882,30 @@ static void test_profile_selection(void **state)
 
 	/* unknown, malformed names and loops */
 	e.o.profile = "nosuch";
-	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)), SBX_E_CONF);
+	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)),
+			 SBX_E_CONF);
 	assert_non_null(strstr(errbuf, "unknown profile 'nosuch'"));
 	e.o.profile = "../../etc";
-	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)), SBX_E_CONF);
+	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)),
+			 SBX_E_CONF);
 	e.o.profile = "a b";
-	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)), SBX_E_CONF);
+	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)),
+			 SBX_E_CONF);
 	assert_non_null(strstr(errbuf, "bad profile name"));
 	snprintf(path, sizeof(path), "%s/sbxrun/profiles/loopa.conf", e.xdg);
 	assert_int_equal(tu_write_p(path, "profile = \"loopb\";\n"), 0);
 	snprintf(path, sizeof(path), "%s/sbxrun/profiles/loopb.conf", e.xdg);
 	assert_int_equal(tu_write_p(path, "profile = \"loopa\";\n"), 0);
 	e.o.profile = "loopa";
-	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)), SBX_E_CONF);
+	assert_int_equal(sbx_open(&s, &e.o, errbuf, sizeof(errbuf)),
+			 SBX_E_CONF);
 	assert_non_null(strstr(errbuf, "deep"));
 	/* a profile naming itself is not a loop */
 	snprintf(path, sizeof(path), "%s/sbxrun/profiles/selfish.conf", e.xdg);
-	assert_int_equal(tu_write_p(path, "profile = \"selfish\";\nfallback = \"warn\";\n"), 0);
+	assert_int_equal(
+		tu_write_p(path,
+			   "profile = \"selfish\";\nfallback = \"warn\";\n"),
+		0);
 	e.o.profile = "selfish";
 	s = open_ok(&e);
 	assert_int_equal(s->pol.fallback, SBX_FALLBACK_WARN);
@@ -851,7 +933,8 @@ static void test_config_home_default(void **state)
 	assert_int_equal(s->pol.limits.timeout, 42);
 	sbx_close(s);
 	setenv("XDG_CONFIG_HOME", e.xdg, 1);
-	assert_int_equal(tu_write_p(e.user, "limits = { timeout = 43; };\n"), 0);
+	assert_int_equal(tu_write_p(e.user, "limits = { timeout = 43; };\n"),
+			 0);
 	s = open_ok(&e);
 	assert_int_equal(s->pol.limits.timeout, 43);
 	sbx_close(s);
@@ -875,9 +958,12 @@ static void test_hide_lifting_tiers(void **state)
 	env_make(&e);
 	snprintf(ssh, sizeof(ssh), "%s/.ssh", e.home);
 	snprintf(kh, sizeof(kh), "%s/.ssh/known_hosts", e.home);
-	assert_int_equal(tu_write_p(e.user,
-		"paths = ( { root = \"~/.ssh\"; mode = \"ro\"; },\n"
-		"          { root = \"~/.ssh/known_hosts\"; mode = \"ro\"; } );\n"), 0);
+	assert_int_equal(
+		tu_write_p(
+			e.user,
+			"paths = ( { root = \"~/.ssh\"; mode = \"ro\"; },\n"
+			"          { root = \"~/.ssh/known_hosts\"; mode = \"ro\"; } );\n"),
+		0);
 	s = open_ok(&e);
 	expect(s, kh, SBX_ACCESS_READ, "hidden", ssh, NULL);
 	assert_true(has_warning(s, "cannot lift"));
@@ -907,7 +993,8 @@ static void test_add_remove_path(void **state)
 	env_make(&e);
 	snprintf(notes, sizeof(notes), "%s/notes", e.home);
 	assert_int_equal(sbx_conf_add_path(&e.l, "~/notes", "hide", &err), 0);
-	assert_int_equal(sbx_conf_add_path(&e.l, "/sbxt/notes/", "rw", &err), 0);
+	assert_int_equal(sbx_conf_add_path(&e.l, "/sbxt/notes/", "rw", &err),
+			 0);
 	s = open_ok(&e);
 	expect(s, "~/notes/a", SBX_ACCESS_READ, "hidden", notes, NULL);
 	expect(s, "/sbxt/notes/a", SBX_ACCESS_WRITE, "allowed", "/sbxt/notes",
@@ -919,7 +1006,8 @@ static void test_add_remove_path(void **state)
 	expect(s, "/sbxt/notes/a", SBX_ACCESS_WRITE, "read-only", "/sbxt/notes",
 	       NULL);
 	sbx_close(s);
-	assert_int_equal(sbx_conf_add_path(&e.l, "/sbxt/notes", "bogus", &err), -1);
+	assert_int_equal(sbx_conf_add_path(&e.l, "/sbxt/notes", "bogus", &err),
+			 -1);
 	assert_int_equal(sbx_conf_remove_path(&e.l, "/sbxt/./notes/", &err), 0);
 	assert_int_equal(sbx_conf_remove_path(&e.l, "/sbxt/notes", &err), -1);
 	assert_non_null(strstr(err.msg, "not in the per-project conf"));
@@ -981,8 +1069,9 @@ int main(void)
 		cmocka_unit_test(test_unreadable_file),
 		cmocka_unit_test(test_tiers_precedence),
 		cmocka_unit_test(test_inrepo_trust),
-		cmocka_unit_test_teardown(test_inrepo_include_is_not_a_trust_bypass,
-					  back_to_start_cwd),
+		cmocka_unit_test_teardown(
+			test_inrepo_include_is_not_a_trust_bypass,
+			back_to_start_cwd),
 		cmocka_unit_test(test_tier_errors),
 		cmocka_unit_test(test_profile_selection),
 		cmocka_unit_test(test_config_home_default),

@@ -46,8 +46,8 @@ static void add(struct sbx_policy *p, const char *root, enum sbx_pmode m,
 	struct sbx_err err;
 	struct sbx_path_rule *r;
 
-	if (sbx_policy_add_path(p, root, m, 0, (struct sbx_src){ "c.conf", line },
-				&err) < 0)
+	if (sbx_policy_add_path(p, root, m, 0,
+				(struct sbx_src){ "c.conf", line }, &err) < 0)
 		fail_msg("add %s: %s", root, err.msg);
 	r = sbx_policy_last_rule(p);
 	for (size_t i = 0; sfx && sfx[i]; i++)
@@ -61,9 +61,10 @@ static void build_rich(struct sbx_policy *p)
 	static const char *const sfx[] = { ".md", ".txt", ".rst", NULL };
 	static const char *const rmargs[] = { "-*[rR]*", "/" };
 	static const char *const ddargs[] = { "of=/dev/*" };
-	static const char *const allow[] = { "registry.npmjs.org",
-		"*.github.com:443", "10.0.0.0/8:8080", "[2001:db8::/32]:443",
-		"192.168.1.10" };
+	static const char *const allow[] = {
+		"registry.npmjs.org", "*.github.com:443", "10.0.0.0/8:8080",
+		"[2001:db8::/32]:443", "192.168.1.10"
+	};
 	struct sbx_err err;
 
 	sbx_policy_init(p);
@@ -78,23 +79,34 @@ static void build_rich(struct sbx_policy *p)
 	add(p, "~/.ssh", SBX_HIDE, 2, NULL, 0);
 	add(p, "notes", SBX_RW, 3, sfx, 1000000);
 	add(p, "/sbxt/one", SBX_RW, 4, NULL, 1);
-	add(p, "/sbxt/a", SBX_RO, 5, NULL, 0);	/* equal lengths, */
-	add(p, "/sbxt/b", SBX_HIDE, 6, NULL, 0);	/* different roots */
+	add(p, "/sbxt/a", SBX_RO, 5, NULL, 0); /* equal lengths, */
+	add(p, "/sbxt/b", SBX_HIDE, 6, NULL, 0); /* different roots */
 	add(p, "/sbxt/c", SBX_RW, 7, NULL, 0);
 	add(p, "/sbxt/spa ce/new\nline/\xff", SBX_RW, 8, NULL, 0);
 	assert_int_equal(sbx_policy_add_exec(p, "sudo", NULL, 0, "no sudo",
-			 (struct sbx_src){ "c.conf", 20 }, &err), 0);
+					     (struct sbx_src){ "c.conf", 20 },
+					     &err),
+			 0);
 	assert_int_equal(sbx_policy_add_exec(p, "rm", rmargs, 2, "no rm -rf /",
-			 (struct sbx_src){ "c.conf", 21 }, &err), 0);
+					     (struct sbx_src){ "c.conf", 21 },
+					     &err),
+			 0);
 	assert_int_equal(sbx_policy_add_exec(p, "dd", ddargs, 1, NULL,
-			 (struct sbx_src){ NULL, 0 }, &err), 0);
+					     (struct sbx_src){ NULL, 0 }, &err),
+			 0);
 	for (size_t i = 0; i < sizeof(allow) / sizeof(allow[0]); i++)
-		assert_int_equal(sbx_policy_add_allow(p, allow[i],
-				 (struct sbx_src){ "c.conf", 30 + (int)i }, &err), 0);
+		assert_int_equal(
+			sbx_policy_add_allow(p, allow[i],
+					     (struct sbx_src){ "c.conf",
+							       30 + (int)i },
+					     &err),
+			0);
 	assert_int_equal(sbx_strv_add(p, &p->unix_sockets, "/run/user/1/bus",
-				      (struct sbx_src){ 0 }), 0);
+				      (struct sbx_src){ 0 }),
+			 0);
 	assert_int_equal(sbx_strv_add(p, &p->unix_sockets, "/tmp/.X11-unix/X0",
-				      (struct sbx_src){ 0 }), 0);
+				      (struct sbx_src){ 0 }),
+			 0);
 	assert_int_equal(sbx_policy_finish(p, &err), 0);
 }
 
@@ -165,8 +177,9 @@ static void test_roundtrip_header(void **state)
 	assert_int_equal(v.hdr->net, SBX_NET_FILTERED);
 	assert_int_equal(v.hdr->kmode, SBX_KMODE_LANDLOCK);
 	assert_int_equal(v.hdr->fsize_limit, 16ull << 30);
-	assert_int_equal(v.hdr->flags, SBX_CPOL_F_QUIET | SBX_CPOL_F_REPORT_ONLY |
-			 SBX_CPOL_F_APPRULES | SBX_CPOL_F_SHIM_PROTECT);
+	assert_int_equal(v.hdr->flags,
+			 SBX_CPOL_F_QUIET | SBX_CPOL_F_REPORT_ONLY |
+				 SBX_CPOL_F_APPRULES | SBX_CPOL_F_SHIM_PROTECT);
 	assert_string_equal(sbx_cpol_str(&v, v.hdr->project), PROJ);
 	assert_string_equal(sbx_cpol_str(&v, v.hdr->home), HOME);
 	assert_string_equal(sbx_cpol_str(&v, v.hdr->profile), "default");
@@ -200,15 +213,16 @@ static void test_roundtrip_rules(void **state)
 			assert_int_equal(c->flags, r->flags);
 			assert_int_equal(c->nsuffixes, r->nsuffixes);
 			for (size_t k = 0; k < r->nsuffixes; k++)
-				assert_string_equal(sbx_cpol_str(&v, c->suffixes[k]),
-						    r->suffixes[k]);
+				assert_string_equal(
+					sbx_cpol_str(&v, c->suffixes[k]),
+					r->suffixes[k]);
 			assert_int_equal(c->max_file_bytes, r->max_file_bytes);
 			assert_string_equal(sbx_cpol_str(&v, c->src_file),
 					    str_or_empty(r->src.file));
 			assert_int_equal(c->src_line, r->src.line);
 		}
 	}
-	assert_int_equal(seen, pol.nrules);	/* each once: roots are unique */
+	assert_int_equal(seen, pol.nrules); /* each once: roots are unique */
 }
 
 static void test_roundtrip_exec_allow_sock(void **state)
@@ -225,7 +239,8 @@ static void test_roundtrip_exec_allow_sock(void **state)
 		assert_string_equal(sbx_cpol_str(&v, c->program), e->program);
 		assert_int_equal(c->nargs, e->nargs);
 		for (size_t k = 0; k < e->nargs; k++)
-			assert_string_equal(sbx_cpol_str(&v, c->args[k]), e->args[k]);
+			assert_string_equal(sbx_cpol_str(&v, c->args[k]),
+					    e->args[k]);
 		assert_string_equal(sbx_cpol_str(&v, c->reason), e->reason);
 		assert_string_equal(sbx_cpol_str(&v, c->src_file),
 				    str_or_empty(e->src.file));
@@ -264,27 +279,38 @@ static void test_roundtrip_decisions(void **state)
 	for (size_t j = 0; j < pol.nrules; j++) {
 		for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
 			snprintf(path, sizeof(path), "%s%s",
-				 strcmp(pol.rules[j].root, "/") ? pol.rules[j].root : "",
+				 strcmp(pol.rules[j].root, "/")
+					 ? pol.rules[j].root
+					 : "",
 				 tails[t]);
 			if (!path[0])
 				continue;
 			for (int op = SBX_OP_READ; op <= SBX_OP_EXEC; op++) {
-				static const int64_t sizes[] = { -1, 0, 1, 2, 1000000, 1000001 };
+				static const int64_t sizes[] = {
+					-1, 0, 1, 2, 1000000, 1000001
+				};
 
 				for (size_t s = 0; s < 6; s++) {
-					struct sbx_decision d = sbx_policy_decide(
-						&pol, path, (enum sbx_op)op, sizes[s]);
+					struct sbx_decision d =
+						sbx_policy_decide(
+							&pol, path,
+							(enum sbx_op)op,
+							sizes[s]);
 					const struct sbx_cpol_rule *cr;
 					enum sbx_verdict cv = sbx_cpol_decide(
-						&v, path, (enum sbx_op)op, sizes[s], &cr);
+						&v, path, (enum sbx_op)op,
+						sizes[s], &cr);
 
 					if (cv != d.verdict || !cr != !d.rule ||
-					    (cr && strcmp(sbx_cpol_str(&v, cr->root),
-							  d.rule->root) != 0))
-						fail_msg("'%s' op %d size %lld: cpol %d, "
-							 "policy %d", path, op,
-							 (long long)sizes[s], cv,
-							 d.verdict);
+					    (cr &&
+					     strcmp(sbx_cpol_str(&v, cr->root),
+						    d.rule->root) != 0))
+						fail_msg(
+							"'%s' op %d size %lld: cpol %d, "
+							"policy %d",
+							path, op,
+							(long long)sizes[s], cv,
+							d.verdict);
 				}
 			}
 		}
@@ -292,8 +318,10 @@ static void test_roundtrip_decisions(void **state)
 	assert_non_null(sbx_cpol_exec_check(&v, "/usr/bin/sudo", argv_sudo));
 	assert_non_null(sbx_cpol_exec_check(&v, NULL, argv_rm));
 	assert_null(sbx_cpol_exec_check(&v, NULL, argv_rm2));
-	assert_string_equal(sbx_cpol_str(&v, sbx_cpol_exec_check(&v, NULL,
-			    argv_dd)->reason), "denied by the sandbox policy");
+	assert_string_equal(
+		sbx_cpol_str(&v,
+			     sbx_cpol_exec_check(&v, NULL, argv_dd)->reason),
+		"denied by the sandbox policy");
 }
 
 /* An empty policy compiles and answers "not covered" / "not denied". */
@@ -329,7 +357,9 @@ static void test_deterministic(void **state)
 
 	(void)state;
 	assert_int_equal(sbx_cpol_build(&pol, SBX_KMODE_LANDLOCK,
-			 SBX_CPOL_F_SHIM_PROTECT, &b, &len, &err), 0);
+					SBX_CPOL_F_SHIM_PROTECT, &b, &len,
+					&err),
+			 0);
 	assert_int_equal(len, built_len);
 	assert_memory_equal(b, built, len);
 	free(b);
@@ -351,12 +381,12 @@ static void test_flip_every_byte(void **state)
 			b[i] ^= masks[m];
 			why = NULL;
 			if (sbx_cpol_view(b, built_len, &v, &why) == 0) {
-				print_error("flip at %zu ^ 0x%02x accepted\n", i,
-					    masks[m]);
+				print_error("flip at %zu ^ 0x%02x accepted\n",
+					    i, masks[m]);
 				accepted++;
 			} else {
 				assert_non_null(why);
-				assert_null(v.hdr);	/* nothing left to use */
+				assert_null(v.hdr); /* nothing left to use */
 			}
 			b[i] ^= masks[m];
 		}
@@ -391,7 +421,8 @@ static void test_truncation(void **state)
 		assert_int_equal(sbx_cpol_view(b, built_len + 8, &v, &why), -1);
 		free(b);
 	}
-	assert_int_equal(sbx_cpol_view(built, SBX_CPOL_MAX_BYTES + 1, &v, &why), -1);
+	assert_int_equal(sbx_cpol_view(built, SBX_CPOL_MAX_BYTES + 1, &v, &why),
+			 -1);
 	assert_string_equal(why, "bad size");
 	assert_int_equal(sbx_cpol_view(built, (size_t)-1, &v, &why), -1);
 }
@@ -406,7 +437,8 @@ static void test_misaligned(void **state)
 	assert_non_null(raw);
 	for (size_t off = 1; off < 8; off++) {
 		memcpy(raw + off, built, built_len);
-		assert_int_equal(sbx_cpol_view(raw + off, built_len, &v, &why), -1);
+		assert_int_equal(sbx_cpol_view(raw + off, built_len, &v, &why),
+				 -1);
 		assert_string_equal(why, "misaligned buffer");
 	}
 	memcpy(raw + 8, built, built_len);
@@ -427,7 +459,8 @@ static void test_rejected_view_is_inert(void **state)
 	b[built_len - 1] ^= 1;
 	assert_int_equal(sbx_cpol_view(b, built_len, &v, &why), -1);
 	assert_null(sbx_cpol_match(&v, "/etc/passwd"));
-	assert_int_equal(sbx_cpol_decide(&v, "/etc/passwd", SBX_OP_WRITE, -1, NULL),
+	assert_int_equal(sbx_cpol_decide(&v, "/etc/passwd", SBX_OP_WRITE, -1,
+					 NULL),
 			 SBX_DENY_NOTCOVERED);
 	assert_null(sbx_cpol_exec_check(&v, "/usr/bin/sudo", argv));
 	free(b);
@@ -496,35 +529,129 @@ static struct sbx_cpol_exec *exec0(unsigned char *b, struct sbx_cpol_hdr *h)
 	return (struct sbx_cpol_exec *)(void *)(b + h->off_exec);
 }
 
-static void e_magic(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->magic[0] = 'X'; }
-static void e_version(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->version = 2; }
-static void e_size(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->size--; }
-static void e_nrules_max(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->nrules = SBX_CPOL_MAX_RULES + 1; }
-static void e_nexec_max(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->nexec = SBX_CPOL_MAX_EXEC + 1; }
-static void e_nallow_max(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->nallow = SBX_CPOL_MAX_ALLOW + 1; }
-static void e_nsock_max(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->nsock = SBX_CPOL_MAX_SOCK + 1; }
-static void e_nrules_past(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->nrules = 8000; }
-static void e_off_rules_odd(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->off_rules += 4; }
-static void e_off_rules_hdr(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->off_rules = 0; }
-static void e_off_rules_far(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->off_rules = 0xfffffff8u; }
-static void e_off_exec_far(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->off_exec = h->size; }
-static void e_off_sock_wrap(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->nsock = 2; h->off_sock = 0xfffffff8u; }
-static void e_strings_far(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->len_strings += 8; }
-static void e_strings_zero(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->len_strings = 0; }
+static void e_magic(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->magic[0] = 'X';
+}
+static void e_version(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->version = 2;
+}
+static void e_size(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->size--;
+}
+static void e_nrules_max(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->nrules = SBX_CPOL_MAX_RULES + 1;
+}
+static void e_nexec_max(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->nexec = SBX_CPOL_MAX_EXEC + 1;
+}
+static void e_nallow_max(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->nallow = SBX_CPOL_MAX_ALLOW + 1;
+}
+static void e_nsock_max(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->nsock = SBX_CPOL_MAX_SOCK + 1;
+}
+static void e_nrules_past(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->nrules = 8000;
+}
+static void e_off_rules_odd(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->off_rules += 4;
+}
+static void e_off_rules_hdr(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->off_rules = 0;
+}
+static void e_off_rules_far(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->off_rules = 0xfffffff8u;
+}
+static void e_off_exec_far(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->off_exec = h->size;
+}
+static void e_off_sock_wrap(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->nsock = 2;
+	h->off_sock = 0xfffffff8u;
+}
+static void e_strings_far(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->len_strings += 8;
+}
+static void e_strings_zero(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->len_strings = 0;
+}
 static void e_strings_unterminated(unsigned char *b, struct sbx_cpol_hdr *h)
 {
 	b[h->off_strings + h->len_strings - 1] = 'x';
 }
-static void e_project_off(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->project = h->len_strings; }
-static void e_home_off(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->home = 0xffffffffu; }
-static void e_profile_off(unsigned char *b, struct sbx_cpol_hdr *h) { (void)b; h->profile = h->len_strings + 100; }
-static void e_rule_root_off(unsigned char *b, struct sbx_cpol_hdr *h) { rule0(b, h)->root = h->len_strings; }
-static void e_rule_root_rel(unsigned char *b, struct sbx_cpol_hdr *h) { rule0(b, h)->root = 0; }	/* "" */
-static void e_rule_rootlen(unsigned char *b, struct sbx_cpol_hdr *h) { rule0(b, h)->rootlen++; }
-static void e_rule_rootlen_big(unsigned char *b, struct sbx_cpol_hdr *h) { rule0(b, h)->rootlen = 0xffffffffu; }
-static void e_rule_mode0(unsigned char *b, struct sbx_cpol_hdr *h) { rule0(b, h)->mode = 0; }
-static void e_rule_mode4(unsigned char *b, struct sbx_cpol_hdr *h) { rule0(b, h)->mode = 4; }
-static void e_rule_nsfx(unsigned char *b, struct sbx_cpol_hdr *h) { rule0(b, h)->nsuffixes = SBX_MAX_SUFFIXES + 1; }
+static void e_project_off(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->project = h->len_strings;
+}
+static void e_home_off(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->home = 0xffffffffu;
+}
+static void e_profile_off(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->profile = h->len_strings + 100;
+}
+static void e_rule_root_off(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	rule0(b, h)->root = h->len_strings;
+}
+static void e_rule_root_rel(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	rule0(b, h)->root = 0;
+} /* "" */
+static void e_rule_rootlen(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	rule0(b, h)->rootlen++;
+}
+static void e_rule_rootlen_big(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	rule0(b, h)->rootlen = 0xffffffffu;
+}
+static void e_rule_mode0(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	rule0(b, h)->mode = 0;
+}
+static void e_rule_mode4(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	rule0(b, h)->mode = 4;
+}
+static void e_rule_nsfx(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	rule0(b, h)->nsuffixes = SBX_MAX_SUFFIXES + 1;
+}
 static void e_rule_sfx_off(unsigned char *b, struct sbx_cpol_hdr *h)
 {
 	struct sbx_cpol_rule *r = rule0(b, h);
@@ -532,13 +659,16 @@ static void e_rule_sfx_off(unsigned char *b, struct sbx_cpol_hdr *h)
 	r->nsuffixes = 1;
 	r->suffixes[0] = h->len_strings + 3;
 }
-static void e_rule_src(unsigned char *b, struct sbx_cpol_hdr *h) { rule0(b, h)->src_file = 0x7fffffffu; }
+static void e_rule_src(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	rule0(b, h)->src_file = 0x7fffffffu;
+}
 static void e_rule_unsorted(unsigned char *b, struct sbx_cpol_hdr *h)
 {
 	struct sbx_cpol_rule *r = rule0(b, h), t;
 	uint32_t n = h->nrules;
 
-	t = r[0];	/* longest goes last */
+	t = r[0]; /* longest goes last */
 	r[0] = r[n - 1];
 	r[n - 1] = t;
 }
@@ -555,9 +685,18 @@ static void e_rule_mode_order(unsigned char *b, struct sbx_cpol_hdr *h)
 		}
 	fail_msg("no equal-length rules in the rich policy");
 }
-static void e_exec_nargs(unsigned char *b, struct sbx_cpol_hdr *h) { exec0(b, h)->nargs = SBX_MAX_EXEC_ARGS + 1; }
-static void e_exec_prog(unsigned char *b, struct sbx_cpol_hdr *h) { exec0(b, h)->program = h->len_strings; }
-static void e_exec_reason(unsigned char *b, struct sbx_cpol_hdr *h) { exec0(b, h)->reason = 0x80000000u; }
+static void e_exec_nargs(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	exec0(b, h)->nargs = SBX_MAX_EXEC_ARGS + 1;
+}
+static void e_exec_prog(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	exec0(b, h)->program = h->len_strings;
+}
+static void e_exec_reason(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	exec0(b, h)->reason = 0x80000000u;
+}
 static void e_exec_arg(unsigned char *b, struct sbx_cpol_hdr *h)
 {
 	struct sbx_cpol_exec *e = exec0(b, h);
@@ -567,7 +706,8 @@ static void e_exec_arg(unsigned char *b, struct sbx_cpol_hdr *h)
 }
 static void e_allow_host(unsigned char *b, struct sbx_cpol_hdr *h)
 {
-	((struct sbx_cpol_allow *)(void *)(b + h->off_allow))->host = h->len_strings;
+	((struct sbx_cpol_allow *)(void *)(b + h->off_allow))->host =
+		h->len_strings;
 }
 static void e_sock(unsigned char *b, struct sbx_cpol_hdr *h)
 {
@@ -596,7 +736,8 @@ static void test_sealed_lies(void **state)
 		{ e_off_sock_wrap, "out of bounds", "sock offset wraps" },
 		{ e_strings_far, "out of bounds", "strings past the end" },
 		{ e_strings_zero, "out of bounds", "no strings" },
-		{ e_strings_unterminated, "not terminated", "strings unterminated" },
+		{ e_strings_unterminated, "not terminated",
+		  "strings unterminated" },
 		{ e_project_off, "bad entry", "project offset" },
 		{ e_home_off, "bad entry", "home offset" },
 		{ e_profile_off, "bad entry", "profile offset" },
@@ -610,7 +751,8 @@ static void test_sealed_lies(void **state)
 		{ e_rule_sfx_off, "bad entry", "rule suffix offset" },
 		{ e_rule_src, "bad entry", "rule src offset" },
 		{ e_rule_unsorted, "bad entry", "rules unsorted" },
-		{ e_rule_mode_order, "bad entry", "equal length, weaker first" },
+		{ e_rule_mode_order, "bad entry",
+		  "equal length, weaker first" },
 		{ e_exec_nargs, "bad entry", "exec nargs" },
 		{ e_exec_prog, "bad entry", "exec program offset" },
 		{ e_exec_reason, "bad entry", "exec reason offset" },
@@ -640,7 +782,8 @@ static void test_sealed_benign(void **state)
 	memcpy(b, &h, sizeof(h));
 	reseal(b, built_len);
 	assert_int_equal(sbx_cpol_view(b, built_len, &v, &why), 0);
-	assert_int_equal(sbx_cpol_decide(&v, "/etc/passwd", SBX_OP_READ, -1, NULL),
+	assert_int_equal(sbx_cpol_decide(&v, "/etc/passwd", SBX_OP_READ, -1,
+					 NULL),
 			 SBX_DENY_NOTCOVERED);
 	free(b);
 }
@@ -657,7 +800,7 @@ static void fill_rules(struct sbx_policy *p, size_t n, size_t rootlen)
 		int w;
 
 		assert_non_null(root);
-		w = snprintf(root, rootlen + 1, "/%08zu", i);	/* rootlen >= 9 */
+		w = snprintf(root, rootlen + 1, "/%08zu", i); /* rootlen >= 9 */
 		for (size_t k = (size_t)w; k < rootlen; k++)
 			root[k] = 'r';
 		root[rootlen] = '\0';
@@ -723,21 +866,26 @@ static void test_too_many_other(void **state)
 	sbx_policy_init(&p);
 	for (size_t i = 0; i <= SBX_CPOL_MAX_EXEC; i++)
 		assert_int_equal(sbx_policy_add_exec(&p, "x", NULL, 0, "r",
-				 (struct sbx_src){ 0 }, &err), 0);
+						     (struct sbx_src){ 0 },
+						     &err),
+				 0);
 	assert_int_equal(sbx_cpol_build(&p, 0, 0, &b, &len, &err), -1);
 	sbx_policy_free(&p);
 
 	sbx_policy_init(&p);
 	for (size_t i = 0; i <= SBX_CPOL_MAX_ALLOW; i++)
 		assert_int_equal(sbx_policy_add_allow(&p, "a.com",
-				 (struct sbx_src){ 0 }, &err), 0);
+						      (struct sbx_src){ 0 },
+						      &err),
+				 0);
 	assert_int_equal(sbx_cpol_build(&p, 0, 0, &b, &len, &err), -1);
 	sbx_policy_free(&p);
 
 	sbx_policy_init(&p);
 	for (size_t i = 0; i <= SBX_CPOL_MAX_SOCK; i++)
 		assert_int_equal(sbx_strv_add(&p, &p.unix_sockets, "/s",
-					      (struct sbx_src){ 0 }), 0);
+					      (struct sbx_src){ 0 }),
+				 0);
 	assert_int_equal(sbx_cpol_build(&p, 0, 0, &b, &len, &err), -1);
 	sbx_policy_free(&p);
 
@@ -745,10 +893,13 @@ static void test_too_many_other(void **state)
 	sbx_policy_init(&p);
 	for (size_t i = 0; i < SBX_CPOL_MAX_SOCK; i++)
 		assert_int_equal(sbx_strv_add(&p, &p.unix_sockets, "/s",
-					      (struct sbx_src){ 0 }), 0);
+					      (struct sbx_src){ 0 }),
+				 0);
 	for (size_t i = 0; i < SBX_CPOL_MAX_EXEC; i++)
 		assert_int_equal(sbx_policy_add_exec(&p, "x", NULL, 0, "r",
-				 (struct sbx_src){ 0 }, &err), 0);
+						     (struct sbx_src){ 0 },
+						     &err),
+				 0);
 	assert_int_equal(sbx_cpol_build(&p, 0, 0, &b, &len, &err), 0);
 	free(b);
 	sbx_policy_free(&p);

@@ -43,8 +43,8 @@
 #endif
 #endif
 
-#define NTHREADS	4
-#define RUNS_PER_THREAD	3
+#define NTHREADS 4
+#define RUNS_PER_THREAD 3
 
 static struct {
 	char top[PATH_MAX];
@@ -77,7 +77,8 @@ static int find_shim(void)
 	sl = strrchr(exe, '/');
 	if (sl)
 		*sl = '\0';
-	snprintf(cand[0], sizeof(cand[0]), "%s/libsbxshim.so", b ? b : "/nonexistent");
+	snprintf(cand[0], sizeof(cand[0]), "%s/libsbxshim.so",
+		 b ? b : "/nonexistent");
 	snprintf(cand[1], sizeof(cand[1]), "%s/../libsbxshim.so", exe);
 	snprintf(cand[2], sizeof(cand[2]), "%s/build/libsbxshim.so", tu_top());
 	for (int i = 0; i < 3; i++) {
@@ -87,7 +88,7 @@ static int find_shim(void)
 			return setenv("SBXRUN_SHIM", real, 1);
 	}
 	fprintf(stderr, "test_librun: no libsbxshim.so found (make builds "
-		"it); refusals cannot be recorded\n");
+			"it); refusals cannot be recorded\n");
 	return 0;
 }
 
@@ -128,7 +129,8 @@ static int setup(void **state)
 		struct sbx_err e;
 
 		if (sbx_locs_init(&l, &fx.o, &e) < 0 ||
-		    tu_write_p(l.project_conf, "limits = { memory = 0; };\n") < 0)
+		    tu_write_p(l.project_conf, "limits = { memory = 0; };\n") <
+			    0)
 			return -1;
 	}
 #endif
@@ -170,7 +172,8 @@ static struct sbx_result *run(struct mode_fx *m, const struct sbx_run_req *req)
 		const char *must = getenv("SBX_MUST_WORK");
 
 		if (must && !strcmp(must, "1"))
-			fail_msg("mode %d cannot sandbox here: %s", m->mode, err);
+			fail_msg("mode %d cannot sandbox here: %s", m->mode,
+				 err);
 		fprintf(stderr, "test_librun: mode %d unavailable: %s\n",
 			m->mode, err);
 		skip();
@@ -181,17 +184,21 @@ static struct sbx_result *run(struct mode_fx *m, const struct sbx_run_req *req)
 	return res;
 }
 
-#define EACH_MODE(m) \
-	for (struct mode_fx *m = modes; m < modes + sizeof(modes) / sizeof(modes[0]); m++)
+#define EACH_MODE(m)                    \
+	for (struct mode_fx *m = modes; \
+	     m < modes + sizeof(modes) / sizeof(modes[0]); m++)
 
 /* ------------------------------------------------------------ checks */
 
 static void test_capture_and_status(void **state)
 {
 	(void)state;
-	EACH_MODE(m) {
-		struct sbx_run_req req = { .shell = "echo hello; echo oops >&2; "
-					   "exit 3", .capture = 1 };
+	EACH_MODE(m)
+	{
+		struct sbx_run_req req = { .shell =
+						   "echo hello; echo oops >&2; "
+						   "exit 3",
+					   .capture = 1 };
 		struct sbx_result *r = run(m, &req);
 
 		assert_int_equal(r->exit_code, 3);
@@ -203,8 +210,9 @@ static void test_capture_and_status(void **state)
 		assert_string_equal(r->err, "oops\n");
 		assert_int_equal(r->nrefusals, 0);
 		assert_true(r->duration >= 0 && r->duration < 30);
-		assert_string_equal(r->mode, m->mode == SBX_MODE_FULL ?
-				    "full" : "landlock-only");
+		assert_string_equal(r->mode, m->mode == SBX_MODE_FULL
+						     ? "full"
+						     : "landlock-only");
 		assert_non_null(strstr(r->layers, "seccomp"));
 		sbx_result_free(r);
 	}
@@ -213,11 +221,16 @@ static void test_capture_and_status(void **state)
 static void test_argv_and_workdir(void **state)
 {
 	(void)state;
-	EACH_MODE(m) {
-		char *const argv[] = { (char *)"/bin/sh", (char *)"-c",
+	EACH_MODE(m)
+	{
+		char *const argv[] = { (char *)"/bin/sh",
+				       (char *)"-c",
 				       (char *)"pwd; printf '%s|' \"$@\"",
-				       (char *)"sh", (char *)"a b", (char *)"",
-				       (char *)"c'd", NULL };
+				       (char *)"sh",
+				       (char *)"a b",
+				       (char *)"",
+				       (char *)"c'd",
+				       NULL };
 		struct sbx_run_req req = { .argv = argv, .capture = 1 };
 		struct sbx_result *r = run(m, &req);
 		char want[PATH_MAX + 64];
@@ -232,7 +245,8 @@ static void test_argv_and_workdir(void **state)
 static void test_not_found(void **state)
 {
 	(void)state;
-	EACH_MODE(m) {
+	EACH_MODE(m)
+	{
 		char *const argv[] = { (char *)"/nonexistent/prog", NULL };
 		struct sbx_run_req req = { .argv = argv, .capture = 1 };
 		struct sbx_result *r = run(m, &req);
@@ -246,9 +260,11 @@ static void test_not_found(void **state)
 static void test_timeout(void **state)
 {
 	(void)state;
-	EACH_MODE(m) {
+	EACH_MODE(m)
+	{
 		struct sbx_run_req req = { .shell = "echo started; sleep 30; "
-					   "echo never", .capture = 1,
+						    "echo never",
+					   .capture = 1,
 					   .timeout = 1 };
 		struct sbx_result *r = run(m, &req);
 
@@ -265,7 +281,8 @@ static void test_stdin(void **state)
 	static const char data[] = "line one\n\0binary\xff\n";
 
 	(void)state;
-	EACH_MODE(m) {
+	EACH_MODE(m)
+	{
 		struct sbx_run_req req = { .shell = "cat; echo; wc -c",
 					   .stdin_data = data,
 					   .stdin_len = sizeof(data) - 1,
@@ -288,9 +305,12 @@ static void test_big_stdin_and_cap(void **state)
 	(void)state;
 	assert_non_null(big);
 	memset(big, 'x', n);
-	EACH_MODE(m) {
-		struct sbx_run_req req = { .shell = "cat", .stdin_data = big,
-					   .stdin_len = n, .capture = 1,
+	EACH_MODE(m)
+	{
+		struct sbx_run_req req = { .shell = "cat",
+					   .stdin_data = big,
+					   .stdin_len = n,
+					   .capture = 1,
 					   .max_output = 1000 };
 		struct sbx_result *r = run(m, &req);
 
@@ -306,9 +326,10 @@ static void test_big_stdin_and_cap(void **state)
 static void test_refusal_canary(void **state)
 {
 	(void)state;
-	EACH_MODE(m) {
+	EACH_MODE(m)
+	{
 		struct sbx_run_req req = { .shell = "cat ~/.ssh/id_rsa; "
-					   "cat \"$HOME/.ssh/id_rsa\"",
+						    "cat \"$HOME/.ssh/id_rsa\"",
 					   .capture = 1 };
 		struct sbx_result *r = run(m, &req);
 		char target[PATH_MAX + 64];
@@ -319,8 +340,10 @@ static void test_refusal_canary(void **state)
 
 		snprintf(target, sizeof(target), "%s/.ssh/id_rsa", fx.home);
 		assert_int_not_equal(r->exit_code, 0);
-		assert_null(r->out && strstr(r->out, fx.canary) ? r->out : NULL);
-		assert_null(r->err && strstr(r->err, fx.canary) ? r->err : NULL);
+		assert_null(r->out && strstr(r->out, fx.canary) ? r->out
+								: NULL);
+		assert_null(r->err && strstr(r->err, fx.canary) ? r->err
+								: NULL);
 		assert_true(r->nrefusals > 0);
 		for (size_t i = 0; i < r->nrefusals; i++) {
 			const struct sbx_refusal *x = &r->refusals[i];
@@ -331,7 +354,7 @@ static void test_refusal_canary(void **state)
 			assert_string_equal(x->op, "read");
 			assert_string_equal(x->kind, "hidden");
 			assert_non_null(strstr(x->message, "hidden by the "
-					       "sandbox policy"));
+							   "sandbox policy"));
 			assert_true(x->count >= 1);
 		}
 		assert_true(seen);
@@ -348,7 +371,8 @@ static void test_refusal_canary(void **state)
 static void test_exec_rule(void **state)
 {
 	(void)state;
-	EACH_MODE(m) {
+	EACH_MODE(m)
+	{
 		/* a sudo of our own, so that the exec rule, not a missing
 		 * binary, is what stops it */
 		char sudo[PATH_MAX + 64], cmd[PATH_MAX + 128];
@@ -391,7 +415,8 @@ static void *worker(void *arg)
 
 	for (int k = 0; k < RUNS_PER_THREAD; k++) {
 		char cmd[128];
-		struct sbx_run_req req = { .shell = cmd, .capture = 1,
+		struct sbx_run_req req = { .shell = cmd,
+					   .capture = 1,
 					   .timeout = 5 };
 		struct sbx_result *r = NULL;
 
@@ -404,7 +429,8 @@ static void *worker(void *arg)
 		j->exit_code[k] = r->exit_code;
 		j->timed_out[k] = r->timed_out;
 		j->duration[k] = r->duration;
-		snprintf(j->out[k], sizeof(j->out[k]), "%s", r->out ? r->out : "");
+		snprintf(j->out[k], sizeof(j->out[k]), "%s",
+			 r->out ? r->out : "");
 		sbx_result_free(r);
 	}
 	return NULL;
@@ -422,13 +448,15 @@ static void joined_or_die(pthread_t *t, int n, const struct mode_fx *m,
 	for (int i = 0; i < n; i++) {
 		if (pthread_timedjoin_np(t[i], NULL, &dl) == 0)
 			continue;
-		fprintf(stderr, "test_threads: FAILED: mode %s: sbx_run() in "
+		fprintf(stderr,
+			"test_threads: FAILED: mode %s: sbx_run() in "
 			"thread %d did not return within 30s (each run takes "
 			"0.2s, timeout 5s): concurrent sbx_run() on one sbx_t "
-			"hangs\n", m->mode == SBX_MODE_FULL ? "full" :
-			"landlock-only", i);
+			"hangs\n",
+			m->mode == SBX_MODE_FULL ? "full" : "landlock-only", i);
 		if (fails[0])
-			fprintf(stderr, "test_threads: before that:%s\n", fails);
+			fprintf(stderr, "test_threads: before that:%s\n",
+				fails);
 		fflush(stderr);
 		teardown(NULL);
 		_exit(1);
@@ -441,21 +469,23 @@ static void test_threads(void **state)
 
 	(void)state;
 	/* landlock-only first: its failures come back as results */
-	for (int mi = (int)(sizeof(modes) / sizeof(modes[0])) - 1; mi >= 0; mi--) {
+	for (int mi = (int)(sizeof(modes) / sizeof(modes[0])) - 1; mi >= 0;
+	     mi--) {
 		struct mode_fx *m = &modes[mi];
 		struct sbx_run_req probe = { .shell = "true", .capture = 1 };
 		struct job jobs[NTHREADS];
 		pthread_t t[NTHREADS];
-		const char *mn = m->mode == SBX_MODE_FULL ? "full" :
-				 "landlock-only";
+		const char *mn = m->mode == SBX_MODE_FULL ? "full"
+							  : "landlock-only";
 
-		sbx_result_free(run(m, &probe));	/* skip if no kernel */
+		sbx_result_free(run(m, &probe)); /* skip if no kernel */
 		memset(jobs, 0, sizeof(jobs));
 		for (int i = 0; i < NTHREADS; i++) {
 			jobs[i].m = m;
 			jobs[i].id = i;
 			assert_int_equal(pthread_create(&t[i], NULL, worker,
-							&jobs[i]), 0);
+							&jobs[i]),
+					 0);
 		}
 		joined_or_die(t, NTHREADS, m, fails);
 		for (int i = 0; i < NTHREADS; i++)
@@ -465,21 +495,25 @@ static void test_threads(void **state)
 
 				snprintf(want, sizeof(want), "t%d-%d\n", i, k);
 				if (jobs[i].rc[k] != SBX_OK)
-					snprintf(fails + n, sizeof(fails) - n,
-						 "\n  %s thread %d run %d: sbx_run:"
-						 " %s", mn, i, k, jobs[i].err[k]);
+					snprintf(
+						fails + n, sizeof(fails) - n,
+						"\n  %s thread %d run %d: sbx_run:"
+						" %s",
+						mn, i, k, jobs[i].err[k]);
 				else if (jobs[i].timed_out[k] ||
 					 jobs[i].exit_code[k] != i + 10 ||
 					 strcmp(jobs[i].out[k], want))
-					snprintf(fails + n, sizeof(fails) - n,
-						 "\n  %s thread %d run %d: exit "
-						 "%d (want %d), timed out %d "
-						 "after %.1fs, stdout '%.*s'", mn,
-						 i, k, jobs[i].exit_code[k],
-						 i + 10, jobs[i].timed_out[k],
-						 jobs[i].duration[k],
-						 (int)strcspn(jobs[i].out[k], "\n"),
-						 jobs[i].out[k]);
+					snprintf(
+						fails + n, sizeof(fails) - n,
+						"\n  %s thread %d run %d: exit "
+						"%d (want %d), timed out %d "
+						"after %.1fs, stdout '%.*s'",
+						mn, i, k, jobs[i].exit_code[k],
+						i + 10, jobs[i].timed_out[k],
+						jobs[i].duration[k],
+						(int)strcspn(jobs[i].out[k],
+							     "\n"),
+						jobs[i].out[k]);
 			}
 	}
 	if (fails[0])

@@ -65,7 +65,7 @@ static const struct lexcase lex_cases[] = {
 	{ "a/../../b", "/base/dir", "/base/b", 0 },
 	{ "x", "/", "/x", 0 },
 	{ "x", "//b//c/", "/b/c/x", 0 },
-	{ "x", "/b/../c", "/c/x", 0 },	/* the base is normalised too */
+	{ "x", "/b/../c", "/c/x", 0 }, /* the base is normalised too */
 	{ "/abs", "/ignored", "/abs", 0 },
 	/* errors */
 	{ "", "/b", NULL, EINVAL },
@@ -98,12 +98,13 @@ static void test_lex_table(void **state)
 		if (c->want) {
 			if (r != 0 || strcmp(out, c->want) != 0)
 				fail_msg("row %zu: lex('%s', '%s') = %d '%s', "
-					 "want '%s'", i, c->in,
-					 c->base ? c->base : "(null)", r,
-					 r == 0 ? out : "", c->want);
+					 "want '%s'",
+					 i, c->in, c->base ? c->base : "(null)",
+					 r, r == 0 ? out : "", c->want);
 		} else if (r != -1 || errno != c->err) {
 			fail_msg("row %zu: lex('%s') = %d errno %d, want -1 "
-				 "errno %d", i, c->in, r, errno, c->err);
+				 "errno %d",
+				 i, c->in, r, errno, c->err);
 		}
 	}
 }
@@ -125,11 +126,13 @@ static void test_norm_lexical_agrees(void **state)
 		if (c->want) {
 			if (r != 0 || strcmp(out, c->want) != 0)
 				fail_msg("row %zu: norm('%s') = %d '%s', want "
-					 "'%s'", i, c->in, r, r == 0 ? out : "",
+					 "'%s'",
+					 i, c->in, r, r == 0 ? out : "",
 					 c->want);
 		} else if (r != -1 || errno != c->err) {
 			fail_msg("row %zu: norm('%s') = %d errno %d, want "
-				 "errno %d", i, c->in, r, errno, c->err);
+				 "errno %d",
+				 i, c->in, r, errno, c->err);
 		}
 	}
 }
@@ -143,7 +146,8 @@ static void test_null_input(void **state)
 	assert_int_equal(sbx_path_lex(NULL, "/", out, sizeof(out)), -1);
 	assert_int_equal(errno, EINVAL);
 	errno = 0;
-	assert_int_equal(sbx_path_norm(NULL, "/", "/h", 0, out, sizeof(out)), -1);
+	assert_int_equal(sbx_path_norm(NULL, "/", "/h", 0, out, sizeof(out)),
+			 -1);
 	assert_int_equal(errno, EINVAL);
 	errno = 0;
 	assert_int_equal(sbx_path_norm("", "/", "/h", 1, out, sizeof(out)), -1);
@@ -159,7 +163,7 @@ static void test_null_input(void **state)
 struct tcase {
 	const char *in;
 	const char *home;
-	const char *want;	/* NULL: EINVAL */
+	const char *want; /* NULL: EINVAL */
 };
 
 static const struct tcase tilde_cases[] = {
@@ -188,7 +192,8 @@ static void test_tilde(void **state)
 
 	(void)state;
 	for (int resolve = 0; resolve <= 1; resolve++) {
-		for (size_t i = 0; i < sizeof(tilde_cases) / sizeof(tilde_cases[0]); i++) {
+		for (size_t i = 0;
+		     i < sizeof(tilde_cases) / sizeof(tilde_cases[0]); i++) {
 			const struct tcase *c = &tilde_cases[i];
 			int r;
 
@@ -203,14 +208,17 @@ static void test_tilde(void **state)
 					  sizeof(out));
 			if (c->want) {
 				if (r != 0 || strcmp(out, c->want) != 0)
-					fail_msg("row %zu resolve %d: '%s' home "
-						 "'%s' -> %d '%s', want '%s'",
-						 i, resolve, c->in,
-						 c->home ? c->home : "(null)",
-						 r, r == 0 ? out : "", c->want);
+					fail_msg(
+						"row %zu resolve %d: '%s' home "
+						"'%s' -> %d '%s', want '%s'",
+						i, resolve, c->in,
+						c->home ? c->home : "(null)", r,
+						r == 0 ? out : "", c->want);
 			} else if (r != -1 || errno != EINVAL) {
-				fail_msg("row %zu: '%s' without a home: %d errno "
-					 "%d, want EINVAL", i, c->in, r, errno);
+				fail_msg(
+					"row %zu: '%s' without a home: %d errno "
+					"%d, want EINVAL",
+					i, c->in, r, errno);
 			}
 		}
 	}
@@ -255,11 +263,13 @@ static void test_lex_outsz_boundary(void **state)
 	/* sbx_path_norm with a short output buffer */
 	errno = 0;
 	assert_int_equal(sbx_path_norm("/abcdefgh", NULL, NULL, 0, out,
-				       sizeof(out)), -1);
+				       sizeof(out)),
+			 -1);
 	assert_int_equal(errno, ENAMETOOLONG);
 	errno = 0;
 	assert_int_equal(sbx_path_norm("/proc/self/../self/abcdefgh", NULL,
-				       NULL, 1, out, sizeof(out)), -1);
+				       NULL, 1, out, sizeof(out)),
+			 -1);
 	assert_int_equal(errno, ENAMETOOLONG);
 }
 
@@ -293,7 +303,7 @@ static void test_long_paths(void **state)
 	assert_int_equal(sbx_path_norm(s, NULL, NULL, 0, out, PATH_MAX), -1);
 	assert_int_equal(errno, ENAMETOOLONG);
 	free(s);
-	s = repeat("/a/..", 1000, "");	/* 5000 bytes < 2 * PATH_MAX */
+	s = repeat("/a/..", 1000, ""); /* 5000 bytes < 2 * PATH_MAX */
 	assert_int_equal(sbx_path_norm(s, NULL, NULL, 1, out, PATH_MAX), 0);
 	assert_string_equal(out, "/");
 	free(s);
@@ -307,7 +317,8 @@ static void test_long_paths(void **state)
 	free(s);
 	s = repeat("x", NAME_MAX, "/nonexistent-sbx-dir/");
 	assert_int_equal(sbx_path_norm(s, NULL, NULL, 1, out, PATH_MAX), 0);
-	assert_int_equal(strlen(out), strlen("/nonexistent-sbx-dir/") + NAME_MAX);
+	assert_int_equal(strlen(out),
+			 strlen("/nonexistent-sbx-dir/") + NAME_MAX);
 	free(s);
 
 	/* A huge home or base makes the input too long. */
@@ -353,7 +364,7 @@ static void test_within(void **state)
 
 /* ------------------------------------------------------------ symlinks */
 
-static char fx[PATH_MAX];	/* realpath of the fixture dir */
+static char fx[PATH_MAX]; /* realpath of the fixture dir */
 
 static void mk(const char *rel, int dir)
 {
@@ -396,17 +407,17 @@ static int setup_tree(void **state)
 	mk("new\nline", 1);
 	mk("\xff\xfe", 1);
 	snprintf(abs, sizeof(abs), "%s/a", fx);
-	ln(abs, "link_abs");			/* -> FX/a */
-	ln("a/b", "link_rel");			/* -> FX/a/b */
-	ln("..", "a/b/up");			/* -> FX/a */
+	ln(abs, "link_abs"); /* -> FX/a */
+	ln("a/b", "link_rel"); /* -> FX/a/b */
+	ln("..", "a/b/up"); /* -> FX/a */
 	snprintf(abs, sizeof(abs), "%s/other/deep", fx);
-	ln(abs, "a/b/jump");			/* -> FX/other/deep */
+	ln(abs, "a/b/jump"); /* -> FX/other/deep */
 	ln("/", "rootlink");
 	ln("loop2", "loop1");
 	ln("loop1", "loop2");
 	ln("self", "self");
 	ln("nonexistent/x", "dangling");
-	ln("link_rel", "chain2");		/* two hops */
+	ln("link_rel", "chain2"); /* two hops */
 	ln("sp ace", "to_space");
 	ln("new\nline", "to_newline");
 	ln("\xff\xfe", "to_bytes");
@@ -485,7 +496,8 @@ static void test_resolve_table(void **state)
 	char in[PATH_MAX], want[PATH_MAX], out[PATH_MAX];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(resolve_cases) / sizeof(resolve_cases[0]); i++) {
+	for (size_t i = 0; i < sizeof(resolve_cases) / sizeof(resolve_cases[0]);
+	     i++) {
 		const struct rcase *c = &resolve_cases[i];
 		int r;
 
@@ -495,7 +507,8 @@ static void test_resolve_table(void **state)
 		if (!c->want) {
 			if (r != -1 || errno != c->err)
 				fail_msg("row %zu: '%s' -> %d errno %d, want "
-					 "errno %d", i, c->in, r, errno, c->err);
+					 "errno %d",
+					 i, c->in, r, errno, c->err);
 			continue;
 		}
 		if (c->want[0] == '/')
@@ -504,8 +517,8 @@ static void test_resolve_table(void **state)
 			snprintf(want, sizeof(want), "%s/%s", fx, c->want);
 		if (r != 0 || strcmp(out, want) != 0)
 			fail_msg("row %zu: '%s' -> %d '%s', want '%s' (errno "
-				 "%d)", i, c->in, r, r == 0 ? out : "", want,
-				 errno);
+				 "%d)",
+				 i, c->in, r, r == 0 ? out : "", want, errno);
 	}
 }
 
@@ -517,19 +530,19 @@ static void test_resolve_base_and_home(void **state)
 
 	(void)state;
 	snprintf(base, sizeof(base), "%s/link_rel", fx);
-	assert_int_equal(sbx_path_norm("up/file", base, NULL, 1, out,
-				       sizeof(out)), 0);
+	assert_int_equal(
+		sbx_path_norm("up/file", base, NULL, 1, out, sizeof(out)), 0);
 	snprintf(want, sizeof(want), "%s/a/file", fx);
 	assert_string_equal(out, want);
 	/* the same lexically keeps the symlink names */
-	assert_int_equal(sbx_path_norm("up/file", base, NULL, 0, out,
-				       sizeof(out)), 0);
+	assert_int_equal(
+		sbx_path_norm("up/file", base, NULL, 0, out, sizeof(out)), 0);
 	snprintf(want, sizeof(want), "%s/link_rel/up/file", fx);
 	assert_string_equal(out, want);
 
 	snprintf(home, sizeof(home), "%s/link_abs", fx);
-	assert_int_equal(sbx_path_norm("~/b/.ssh", "/", home, 1, out,
-				       sizeof(out)), 0);
+	assert_int_equal(
+		sbx_path_norm("~/b/.ssh", "/", home, 1, out, sizeof(out)), 0);
 	snprintf(want, sizeof(want), "%s/a/b/.ssh", fx);
 	assert_string_equal(out, want);
 	assert_int_equal(sbx_path_norm("~", "/", home, 1, out, sizeof(out)), 0);
@@ -544,18 +557,22 @@ static void test_resolve_idempotent(void **state)
 	char in[PATH_MAX], once[PATH_MAX], twice[PATH_MAX];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(resolve_cases) / sizeof(resolve_cases[0]); i++) {
+	for (size_t i = 0; i < sizeof(resolve_cases) / sizeof(resolve_cases[0]);
+	     i++) {
 		if (!resolve_cases[i].want)
 			continue;
 		snprintf(in, sizeof(in), "%s/%s", fx, resolve_cases[i].in);
 		assert_int_equal(sbx_path_norm(in, NULL, NULL, 1, once,
-					       sizeof(once)), 0);
+					       sizeof(once)),
+				 0);
 		assert_int_equal(sbx_path_norm(once, NULL, NULL, 1, twice,
-					       sizeof(twice)), 0);
+					       sizeof(twice)),
+				 0);
 		if (strcmp(once, twice) != 0)
 			fail_msg("row %zu: '%s' -> '%s' -> '%s'", i, in, once,
 				 twice);
-		assert_int_equal(sbx_path_lex(once, NULL, twice, sizeof(twice)), 0);
+		assert_int_equal(sbx_path_lex(once, NULL, twice, sizeof(twice)),
+				 0);
 		assert_string_equal(once, twice);
 	}
 }
@@ -588,7 +605,8 @@ static void test_resolve_long_target(void **state)
 		sprintf(big, "%s/longlink2%s", fx, tail);
 		errno = 0;
 		assert_int_equal(sbx_path_norm(big, NULL, NULL, 1, out,
-					       sizeof(out)), -1);
+					       sizeof(out)),
+				 -1);
 		assert_int_equal(errno, ENAMETOOLONG);
 		free(big);
 		free(tail);
@@ -601,8 +619,8 @@ static void test_resolve_long_target(void **state)
 static void test_tree_order(void **state)
 {
 	static const char *const sorted[] = {
-		"/", "/a", "/a/b", "/a/b/c", "/a/b-c", "/a/bc", "/a-b", "/a.b",
-		"/ab", "/b",
+		"/",	 "/a",	 "/a/b", "/a/b/c", "/a/b-c",
+		"/a/bc", "/a-b", "/a.b", "/ab",	   "/b",
 	};
 	size_t n = sizeof(sorted) / sizeof(sorted[0]);
 
@@ -636,7 +654,8 @@ int main(void)
 	};
 	int fails = 0;
 
-	fails += cmocka_run_group_tests_name("path_lexical", lexical, NULL, NULL);
+	fails += cmocka_run_group_tests_name("path_lexical", lexical, NULL,
+					     NULL);
 	fails += cmocka_run_group_tests_name("path_resolve", resolving,
 					     setup_tree, teardown_tree);
 	return fails ? 1 : 0;

@@ -48,16 +48,22 @@ struct rspec {
 
 struct scenario {
 	const char *name;
-	const struct rspec *rules;	/* ends with root == NULL */
-	const char *const *protect;	/* NULL-terminated, or NULL */
-	const char *const *overrides;	/* "allow-read=..." etc., or NULL */
-	int finish;			/* run sbx_policy_finish() */
-	size_t nwarn;			/* warnings expected */
+	const struct rspec *rules; /* ends with root == NULL */
+	const char *const *protect; /* NULL-terminated, or NULL */
+	const char *const *overrides; /* "allow-read=..." etc., or NULL */
+	int finish; /* run sbx_policy_finish() */
+	size_t nwarn; /* warnings expected */
 };
 
 enum {
-	S_BASIC, S_NOCOVER, S_SAMEFILE, S_LATER, S_HIDE_CONF, S_HIDE_FLAG,
-	S_FINISH, NSCEN
+	S_BASIC,
+	S_NOCOVER,
+	S_SAMEFILE,
+	S_LATER,
+	S_HIDE_CONF,
+	S_HIDE_FLAG,
+	S_FINISH,
+	NSCEN
 };
 
 static const struct rspec basic_rules[] = {
@@ -65,7 +71,12 @@ static const struct rspec basic_rules[] = {
 	{ PROJ, "rw", "base.conf", 2, { 0 }, 0 },
 	{ PROJ "/.git/hooks", "ro", "base.conf", 3, { 0 }, 0 },
 	{ "~/.ssh", "hide", "base.conf", 4, { 0 }, 0 },
-	{ "notes", "rw", "base.conf", 5, { ".md", ".txt" }, 1000 },	/* relative: in the project */
+	{ "notes",
+	  "rw",
+	  "base.conf",
+	  5,
+	  { ".md", ".txt" },
+	  1000 }, /* relative: in the project */
 	{ PROJ "/secret", "hide", "base.conf", 6, { 0 }, 0 },
 	{ PROJ "/one", "rw", "base.conf", 7, { 0 }, 1 },
 	{ PROJ "/exact/", "rw", "base.conf", 8, { ".tar.gz" }, 0 },
@@ -85,7 +96,7 @@ static const struct rspec samefile_rules[] = {
 	{ "/sbxt/d2", "ro", "same.conf", 4, { 0 }, 0 },
 	{ "/sbxt/d2", "rw", "same.conf", 5, { 0 }, 0 },
 	{ "/sbxt/d3", "hide", "same.conf", 6, { 0 }, 0 },
-	{ "/sbxt/d3", "ro", "same.conf", 7, { 0 }, 0 },	/* warning */
+	{ "/sbxt/d3", "ro", "same.conf", 7, { 0 }, 0 }, /* warning */
 	{ "/sbxt/d4", "rw", "same.conf", 8, { 0 }, 0 },
 	{ "/sbxt/d4/", "hide", "same.conf", 9, { 0 }, 0 },
 	{ "/sbxt/d5", "ro", "same.conf", 10, { 0 }, 0 },
@@ -103,9 +114,9 @@ static const struct rspec later_rules[] = {
 	{ "/sbxt/d5", "rw", "a.conf", 6, { ".md" }, 10 },
 	{ "/sbxt/d1", "rw", "b.conf", 1, { 0 }, 0 },
 	{ "/sbxt/d2", "ro", "b.conf", 2, { 0 }, 0 },
-	{ "/sbxt/d3", "rw", "b.conf", 3, { 0 }, 0 },	/* warning */
+	{ "/sbxt/d3", "rw", "b.conf", 3, { 0 }, 0 }, /* warning */
 	{ "/sbxt/d4", "hide", "b.conf", 4, { 0 }, 0 },
-	{ "/sbxt/d5", "rw", "b.conf", 5, { 0 }, 0 },	/* drops .md and 10 */
+	{ "/sbxt/d5", "rw", "b.conf", 5, { 0 }, 0 }, /* drops .md and 10 */
 	{ NULL, NULL, NULL, 0, { 0 }, 0 }
 };
 
@@ -114,9 +125,9 @@ static const struct rspec hideconf_rules[] = {
 	{ "/", "ro", "profile.conf", 1, { 0 }, 0 },
 	{ "~/.ssh", "hide", "profile.conf", 2, { 0 }, 0 },
 	{ "/sbxt/h", "hide", "profile.conf", 3, { 0 }, 0 },
-	{ "~/.ssh/known_hosts", "ro", "user.conf", 1, { 0 }, 0 },	/* warning */
-	{ "/sbxt/h/pub", "rw", "user.conf", 2, { 0 }, 0 },		/* warning */
-	{ "/sbxt/h", "rw", "user.conf", 3, { 0 }, 0 },		/* warning */
+	{ "~/.ssh/known_hosts", "ro", "user.conf", 1, { 0 }, 0 }, /* warning */
+	{ "/sbxt/h/pub", "rw", "user.conf", 2, { 0 }, 0 }, /* warning */
+	{ "/sbxt/h", "rw", "user.conf", 3, { 0 }, 0 }, /* warning */
 	{ "~/.sshx", "rw", "user.conf", 4, { 0 }, 0 },
 	{ NULL, NULL, NULL, 0, { 0 }, 0 }
 };
@@ -129,13 +140,10 @@ static const struct rspec hideflag_rules[] = {
 	{ "/sbxt/k", "hide", "profile.conf", 4, { 0 }, 0 },
 	{ NULL, NULL, NULL, 0, { 0 }, 0 }
 };
-static const char *const hideflag_ov[] = {
-	"allow-read=~/.ssh/known_hosts",
-	"allow-write=/sbxt/h",
-	"allow-read=/sbxt/k/pub",
-	"hide=" PROJ "/private",
-	NULL
-};
+static const char *const hideflag_ov[] = { "allow-read=~/.ssh/known_hosts",
+					   "allow-write=/sbxt/h",
+					   "allow-read=/sbxt/k/pub",
+					   "hide=" PROJ "/private", NULL };
 
 /* sbx_policy_finish: project, /tmp and protect entries. */
 static const struct rspec finish_rules[] = {
@@ -145,7 +153,7 @@ static const struct rspec finish_rules[] = {
 };
 static const char *const finish_protect[] = {
 	".git/hooks", ".git/config", ".sbxrun.conf", "/sbxt/elsewhere",
-	"hidden/x",	/* inside a hide: dropped with a warning */
+	"hidden/x", /* inside a hide: dropped with a warning */
 	NULL
 };
 
@@ -155,7 +163,8 @@ static const struct scenario scen[NSCEN] = {
 	[S_SAMEFILE] = { "samefile", samefile_rules, NULL, NULL, 0, 1 },
 	[S_LATER] = { "later", later_rules, NULL, NULL, 0, 1 },
 	[S_HIDE_CONF] = { "hide-conf", hideconf_rules, NULL, NULL, 1, 3 },
-	[S_HIDE_FLAG] = { "hide-flag", hideflag_rules, NULL, hideflag_ov, 1, 0 },
+	[S_HIDE_FLAG] = { "hide-flag", hideflag_rules, NULL, hideflag_ov, 1,
+			  0 },
 	[S_FINISH] = { "finish", finish_rules, finish_protect, NULL, 1, 1 },
 };
 
@@ -172,13 +181,13 @@ static const struct scenario scen[NSCEN] = {
 #define NOC SBX_DENY_NOTCOVERED
 
 struct row {
-	int s;			/* scenario */
+	int s; /* scenario */
 	enum sbx_op op;
 	const char *path;
-	int64_t size;		/* -1: unknown */
+	int64_t size; /* -1: unknown */
 	enum sbx_verdict want;
-	const char *root;	/* deciding root, NULL: none */
-	const char *src;	/* "file:line" of the deciding rule, NULL: any */
+	const char *root; /* deciding root, NULL: none */
+	const char *src; /* "file:line" of the deciding rule, NULL: any */
 };
 
 static const struct row rows[] = {
@@ -189,48 +198,63 @@ static const struct row rows[] = {
 	{ S_BASIC, R, "/", -1, OK, "/", NULL },
 	{ S_BASIC, W, PROJ, -1, OK, PROJ, "base.conf:2" },
 	{ S_BASIC, W, PROJ "/src/main.c", -1, OK, PROJ, NULL },
-	{ S_BASIC, W, "/sbxt/px/file", -1, RO, "/", NULL },	/* a prefix is not a parent */
+	{ S_BASIC, W, "/sbxt/px/file", -1, RO, "/",
+	  NULL }, /* a prefix is not a parent */
 	{ S_BASIC, W, "/sbxt", -1, RO, "/", NULL },
-	{ S_BASIC, W, PROJ "/.git/hooks", -1, RO, PROJ "/.git/hooks", "base.conf:3" },
-	{ S_BASIC, W, PROJ "/.git/hooks/pre-commit", -1, RO, PROJ "/.git/hooks", NULL },
-	{ S_BASIC, R, PROJ "/.git/hooks/pre-commit", -1, OK, PROJ "/.git/hooks", NULL },
-	{ S_BASIC, X, PROJ "/.git/hooks/pre-commit", -1, OK, PROJ "/.git/hooks", NULL },
+	{ S_BASIC, W, PROJ "/.git/hooks", -1, RO, PROJ "/.git/hooks",
+	  "base.conf:3" },
+	{ S_BASIC, W, PROJ "/.git/hooks/pre-commit", -1, RO, PROJ "/.git/hooks",
+	  NULL },
+	{ S_BASIC, R, PROJ "/.git/hooks/pre-commit", -1, OK, PROJ "/.git/hooks",
+	  NULL },
+	{ S_BASIC, X, PROJ "/.git/hooks/pre-commit", -1, OK, PROJ "/.git/hooks",
+	  NULL },
 	{ S_BASIC, W, PROJ "/.git/hooksx", -1, OK, PROJ, NULL },
 	{ S_BASIC, W, PROJ "/.git/config", -1, OK, PROJ, NULL },
 	{ S_BASIC, R, HOME "/.ssh", -1, HID, HOME "/.ssh", "base.conf:4" },
 	{ S_BASIC, R, HOME "/.ssh/id_ed25519", -1, HID, HOME "/.ssh", NULL },
-	{ S_BASIC, W, HOME "/.ssh/authorized_keys", 10, HID, HOME "/.ssh", NULL },
+	{ S_BASIC, W, HOME "/.ssh/authorized_keys", 10, HID, HOME "/.ssh",
+	  NULL },
 	{ S_BASIC, X, HOME "/.ssh/x", -1, HID, HOME "/.ssh", NULL },
 	{ S_BASIC, R, HOME "/.sshx", -1, OK, "/", NULL },
 	{ S_BASIC, R, HOME, -1, OK, "/", NULL },
-	{ S_BASIC, W, PROJ "/secret/x", -1, HID, PROJ "/secret", "base.conf:6" },
+	{ S_BASIC, W, PROJ "/secret/x", -1, HID, PROJ "/secret",
+	  "base.conf:6" },
 	{ S_BASIC, R, PROJ "/secret", -1, HID, PROJ "/secret", NULL },
 	/* -------- basic: suffixes and max_file_bytes (1000) */
-	{ S_BASIC, W, PROJ "/notes/a.md", 1000, OK, PROJ "/notes", "base.conf:5" },
+	{ S_BASIC, W, PROJ "/notes/a.md", 1000, OK, PROJ "/notes",
+	  "base.conf:5" },
 	{ S_BASIC, W, PROJ "/notes/a.md", 1001, SIZE, PROJ "/notes", NULL },
 	{ S_BASIC, W, PROJ "/notes/a.md", 0, OK, PROJ "/notes", NULL },
-	{ S_BASIC, W, PROJ "/notes/a.md", -1, OK, PROJ "/notes", NULL },	/* unknown size */
-	{ S_BASIC, W, PROJ "/notes/a.md", INT64_MAX, SIZE, PROJ "/notes", NULL },
-	{ S_BASIC, W, PROJ "/notes/A.MD", 10, OK, PROJ "/notes", NULL },	/* case-insensitive */
+	{ S_BASIC, W, PROJ "/notes/a.md", -1, OK, PROJ "/notes",
+	  NULL }, /* unknown size */
+	{ S_BASIC, W, PROJ "/notes/a.md", INT64_MAX, SIZE, PROJ "/notes",
+	  NULL },
+	{ S_BASIC, W, PROJ "/notes/A.MD", 10, OK, PROJ "/notes",
+	  NULL }, /* case-insensitive */
 	{ S_BASIC, W, PROJ "/notes/sub/deep.txt", 10, OK, PROJ "/notes", NULL },
 	{ S_BASIC, W, PROJ "/notes/a.c", 10, SFX, PROJ "/notes", NULL },
-	{ S_BASIC, W, PROJ "/notes/a.c", 5000, SFX, PROJ "/notes", NULL },	/* suffix before size */
+	{ S_BASIC, W, PROJ "/notes/a.c", 5000, SFX, PROJ "/notes",
+	  NULL }, /* suffix before size */
 	{ S_BASIC, W, PROJ "/notes/a.md.c", -1, SFX, PROJ "/notes", NULL },
 	{ S_BASIC, W, PROJ "/notes/a.c.md", -1, OK, PROJ "/notes", NULL },
-	{ S_BASIC, W, PROJ "/notes/.md", -1, OK, PROJ "/notes", NULL },	/* the whole name may be the suffix */
+	{ S_BASIC, W, PROJ "/notes/.md", -1, OK, PROJ "/notes",
+	  NULL }, /* the whole name may be the suffix */
 	{ S_BASIC, W, PROJ "/notes/md", -1, SFX, PROJ "/notes", NULL },
 	/* A directory has no suffix: creating notes/sub (or writing the root
 	 * itself) is refused under a suffix rule.  Documented, see report. */
 	{ S_BASIC, W, PROJ "/notes/sub", -1, SFX, PROJ "/notes", NULL },
 	{ S_BASIC, W, PROJ "/notes", -1, SFX, PROJ "/notes", NULL },
-	{ S_BASIC, R, PROJ "/notes/a.c", 10, OK, PROJ "/notes", NULL },	/* suffixes restrict writes only */
+	{ S_BASIC, R, PROJ "/notes/a.c", 10, OK, PROJ "/notes",
+	  NULL }, /* suffixes restrict writes only */
 	/* max_file_bytes is checked for every op with a known size, reads
 	 * included.  Documented, see report. */
 	{ S_BASIC, R, PROJ "/notes/big.md", 5000, SIZE, PROJ "/notes", NULL },
 	{ S_BASIC, R, PROJ "/notes/big.md", -1, OK, PROJ "/notes", NULL },
 	{ S_BASIC, W, PROJ "/one/x", 1, OK, PROJ "/one", "base.conf:7" },
 	{ S_BASIC, W, PROJ "/one/x", 2, SIZE, PROJ "/one", NULL },
-	{ S_BASIC, W, PROJ "/exact/a.tar.gz", -1, OK, PROJ "/exact", "base.conf:8" },
+	{ S_BASIC, W, PROJ "/exact/a.tar.gz", -1, OK, PROJ "/exact",
+	  "base.conf:8" },
 	{ S_BASIC, W, PROJ "/exact/a.gz", -1, SFX, PROJ "/exact", NULL },
 	/* -------- nothing covers it */
 	{ S_NOCOVER, R, "/etc/passwd", -1, NOC, NULL, NULL },
@@ -251,32 +275,45 @@ static const struct row rows[] = {
 	{ S_LATER, R, "/sbxt/d4/x", -1, HID, "/sbxt/d4", "b.conf:4" },
 	{ S_LATER, W, "/sbxt/d5/x.c", 100, OK, "/sbxt/d5", "b.conf:5" },
 	/* -------- a conf rule cannot lift a hide (finish drops it) */
-	{ S_HIDE_CONF, R, HOME "/.ssh/known_hosts", -1, HID, HOME "/.ssh", "profile.conf:2" },
-	{ S_HIDE_CONF, W, "/sbxt/h/pub/x", -1, HID, "/sbxt/h", "profile.conf:3" },
+	{ S_HIDE_CONF, R, HOME "/.ssh/known_hosts", -1, HID, HOME "/.ssh",
+	  "profile.conf:2" },
+	{ S_HIDE_CONF, W, "/sbxt/h/pub/x", -1, HID, "/sbxt/h",
+	  "profile.conf:3" },
 	{ S_HIDE_CONF, R, "/sbxt/h", -1, HID, "/sbxt/h", "profile.conf:3" },
-	{ S_HIDE_CONF, W, HOME "/.sshx/y", -1, OK, HOME "/.sshx", "user.conf:4" },
+	{ S_HIDE_CONF, W, HOME "/.sshx/y", -1, OK, HOME "/.sshx",
+	  "user.conf:4" },
 	{ S_HIDE_CONF, W, "/tmp/x", -1, OK, "/tmp", "built-in" },
 	{ S_HIDE_CONF, W, PROJ "/f", -1, OK, PROJ, "built-in" },
 	/* -------- ... a command-line flag can */
-	{ S_HIDE_FLAG, R, HOME "/.ssh/known_hosts", -1, OK, HOME "/.ssh/known_hosts", "--allow-read" },
-	{ S_HIDE_FLAG, W, HOME "/.ssh/known_hosts", -1, RO, HOME "/.ssh/known_hosts", "--allow-read" },
-	{ S_HIDE_FLAG, R, HOME "/.ssh/id_rsa", -1, HID, HOME "/.ssh", "profile.conf:2" },
+	{ S_HIDE_FLAG, R, HOME "/.ssh/known_hosts", -1, OK,
+	  HOME "/.ssh/known_hosts", "--allow-read" },
+	{ S_HIDE_FLAG, W, HOME "/.ssh/known_hosts", -1, RO,
+	  HOME "/.ssh/known_hosts", "--allow-read" },
+	{ S_HIDE_FLAG, R, HOME "/.ssh/id_rsa", -1, HID, HOME "/.ssh",
+	  "profile.conf:2" },
 	{ S_HIDE_FLAG, W, "/sbxt/h/x", -1, OK, "/sbxt/h", "--allow-write" },
-	{ S_HIDE_FLAG, R, "/sbxt/k/pub/x", -1, OK, "/sbxt/k/pub", "--allow-read" },
-	{ S_HIDE_FLAG, R, "/sbxt/k/other", -1, HID, "/sbxt/k", "profile.conf:4" },
-	{ S_HIDE_FLAG, W, PROJ "/private/x", -1, HID, PROJ "/private", "--hide" },
+	{ S_HIDE_FLAG, R, "/sbxt/k/pub/x", -1, OK, "/sbxt/k/pub",
+	  "--allow-read" },
+	{ S_HIDE_FLAG, R, "/sbxt/k/other", -1, HID, "/sbxt/k",
+	  "profile.conf:4" },
+	{ S_HIDE_FLAG, W, PROJ "/private/x", -1, HID, PROJ "/private",
+	  "--hide" },
 	{ S_HIDE_FLAG, W, PROJ "/x", -1, OK, PROJ, "built-in" },
 	/* -------- finish: project, /tmp, protect */
 	{ S_FINISH, W, PROJ "/x", -1, OK, PROJ, "built-in" },
-	{ S_FINISH, W, PROJ "/.git/hooks/pre-commit", -1, RO, PROJ "/.git/hooks", NULL },
+	{ S_FINISH, W, PROJ "/.git/hooks/pre-commit", -1, RO,
+	  PROJ "/.git/hooks", NULL },
 	{ S_FINISH, W, PROJ "/.git/config", -1, RO, PROJ "/.git/config", NULL },
 	{ S_FINISH, W, PROJ "/.git/objects/ab/cdef", -1, OK, PROJ, NULL },
 	{ S_FINISH, W, PROJ "/.git/index", -1, OK, PROJ, NULL },
-	{ S_FINISH, W, PROJ "/.sbxrun.conf", -1, RO, PROJ "/.sbxrun.conf", NULL },
-	{ S_FINISH, R, PROJ "/.sbxrun.conf", -1, OK, PROJ "/.sbxrun.conf", NULL },
+	{ S_FINISH, W, PROJ "/.sbxrun.conf", -1, RO, PROJ "/.sbxrun.conf",
+	  NULL },
+	{ S_FINISH, R, PROJ "/.sbxrun.conf", -1, OK, PROJ "/.sbxrun.conf",
+	  NULL },
 	{ S_FINISH, W, "/tmp/scratch", -1, OK, "/tmp", "built-in" },
 	{ S_FINISH, W, "/sbxt/elsewhere/x", -1, RO, "/sbxt/elsewhere", NULL },
-	{ S_FINISH, W, PROJ "/hidden/x/y", -1, HID, PROJ "/hidden", "default.conf:2" },
+	{ S_FINISH, W, PROJ "/hidden/x/y", -1, HID, PROJ "/hidden",
+	  "default.conf:2" },
 	{ S_FINISH, W, "/etc/x", -1, RO, "/", "default.conf:1" },
 };
 
@@ -301,14 +338,16 @@ static void build_one(struct sbx_policy *p, const struct scenario *s)
 		last = sbx_policy_last_rule(p);
 		if (!last || last->src.line != r->line ||
 		    strcmp(last->src.file, r->file) != 0)
-			continue;	/* dropped */
+			continue; /* dropped */
 		for (size_t i = 0; i < 4 && r->sfx[i]; i++)
 			last->suffixes[last->nsuffixes++] = strdup(r->sfx[i]);
 		last->max_file_bytes = r->max;
 	}
 	for (size_t i = 0; s->protect && s->protect[i]; i++)
-		assert_int_equal(sbx_strv_add(p, &p->protect, s->protect[i],
-				 (struct sbx_src){ "default.conf", 20 }), 0);
+		assert_int_equal(
+			sbx_strv_add(p, &p->protect, s->protect[i],
+				     (struct sbx_src){ "default.conf", 20 }),
+			0);
 	for (size_t i = 0; s->overrides && s->overrides[i]; i++)
 		if (sbx_conf_override(p, s->overrides[i], &err) < 0)
 			fail_msg("%s: override %s: %s", s->name,
@@ -335,8 +374,8 @@ static int teardown_pols(void **state)
 
 static const char *vname(enum sbx_verdict v)
 {
-	static const char *const n[] = { "allow", "hidden", "read-only",
-					  "suffix", "size", "not-covered" };
+	static const char *const n[] = { "allow",  "hidden", "read-only",
+					 "suffix", "size",   "not-covered" };
 
 	return (unsigned)v < 6 ? n[v] : "?";
 }
@@ -364,9 +403,11 @@ static int check_result(size_t i, const char *engine, enum sbx_verdict got,
 		bad = 1;
 	if (bad)
 		print_error("row %zu (%s, %s): %s %s size %lld -> %s root %s "
-			    "src %s; want %s root %s src %s\n", i,
-			    scen[w->s].name, engine,
-			    w->op == W ? "write" : w->op == X ? "exec" : "read",
+			    "src %s; want %s root %s src %s\n",
+			    i, scen[w->s].name, engine,
+			    w->op == W	 ? "write"
+			    : w->op == X ? "exec"
+					 : "read",
 			    w->path, (long long)w->size, vname(got),
 			    root ? root : "(none)", src ? src : "(none)",
 			    vname(w->want), w->root ? w->root : "(none)",
@@ -381,8 +422,8 @@ static void test_decide_table(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *w = &rows[i];
-		struct sbx_decision d = sbx_policy_decide(&pols[w->s], w->path,
-							  w->op, w->size);
+		struct sbx_decision d =
+			sbx_policy_decide(&pols[w->s], w->path, w->op, w->size);
 		char src[256] = "";
 
 		if (d.rule)
@@ -407,8 +448,8 @@ static void test_cpol_decide_table(void **state)
 
 	(void)state;
 	for (int s = 0; s < NSCEN; s++) {
-		if (sbx_cpol_build(&pols[s], SBX_KMODE_AUTO, 0, &buf[s], &len[s],
-				   &err) < 0)
+		if (sbx_cpol_build(&pols[s], SBX_KMODE_AUTO, 0, &buf[s],
+				   &len[s], &err) < 0)
 			fail_msg("%s: cpol_build: %s", scen[s].name, err.msg);
 		if (sbx_cpol_view(buf[s], len[s], &v[s], &why) < 0)
 			fail_msg("%s: cpol_view: %s", scen[s].name, why);
@@ -416,8 +457,8 @@ static void test_cpol_decide_table(void **state)
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *w = &rows[i];
 		const struct sbx_cpol_rule *r = NULL;
-		enum sbx_verdict got = sbx_cpol_decide(&v[w->s], w->path, w->op,
-						       w->size, &r);
+		enum sbx_verdict got =
+			sbx_cpol_decide(&v[w->s], w->path, w->op, w->size, &r);
 		char src[256] = "";
 
 		if (r)
@@ -457,9 +498,10 @@ static void test_warning_text(void **state)
 	(void)state;
 	for (size_t i = 0; i < w->n; i++) {
 		if (strstr(w->v[i], "user.conf:3: '/sbxt/h' is hidden by "
-			   "profile.conf:3"))
+				    "profile.conf:3"))
 			same_root++;
-		if (strstr(w->v[i], "user.conf:1: '" HOME "/.ssh/known_hosts' "
+		if (strstr(w->v[i],
+			   "user.conf:1: '" HOME "/.ssh/known_hosts' "
 			   "is inside hidden '" HOME "/.ssh' (profile.conf:2)"))
 			inside++;
 	}
@@ -501,16 +543,29 @@ static void test_finish_refusals(void **state)
 		int force;
 		int ok;
 	} rows_p[] = {
-		{ "/", 0, 0 }, { "/usr", 0, 0 }, { "/usr/local", 0, 0 },
-		{ "/etc", 0, 0 }, { "/etc/foo", 0, 0 }, { "/home", 0, 0 },
-		{ "/tmp", 0, 0 }, { "/proc/1", 0, 0 }, { HOME, 0, 0 },
-		{ "/", 1, 1 }, { HOME, 1, 1 },
-		{ HOME "/src/proj", 0, 1 }, { "/tmp/proj", 0, 1 },
+		{ "/", 0, 0 },
+		{ "/usr", 0, 0 },
+		{ "/usr/local", 0, 0 },
+		{ "/etc", 0, 0 },
+		{ "/etc/foo", 0, 0 },
+		{ "/home", 0, 0 },
+		{ "/tmp", 0, 0 },
+		{ "/proc/1", 0, 0 },
+		{ HOME, 0, 0 },
+		{ "/", 1, 1 },
+		{ HOME, 1, 1 },
+		{ HOME "/src/proj", 0, 1 },
+		{ "/tmp/proj", 0, 1 },
 		{ "/sbxt/p", 0, 1 },
 		/* not normalised: still recognised (and no crash) */
-		{ "/usr/", 0, 0 }, { "/home/", 0, 0 }, { "//etc", 0, 0 },
-		{ "/sbxt/../usr", 0, 0 }, { HOME "/", 0, 0 }, { "~", 0, 0 },
-		{ "/sbxt/p/", 0, 1 }, { "/sbxt/p/./", 0, 1 },
+		{ "/usr/", 0, 0 },
+		{ "/home/", 0, 0 },
+		{ "//etc", 0, 0 },
+		{ "/sbxt/../usr", 0, 0 },
+		{ HOME "/", 0, 0 },
+		{ "~", 0, 0 },
+		{ "/sbxt/p/", 0, 1 },
+		{ "/sbxt/p/./", 0, 1 },
 		{ "~/proj", 0, 1 },
 	};
 	struct sbx_err err = { "" };
@@ -527,7 +582,8 @@ static void test_finish_refusals(void **state)
 		r = sbx_policy_finish(&p, &err);
 		if ((r == 0) != rows_p[i].ok)
 			fail_msg("project %s force %d: finish %d (%s)",
-				 rows_p[i].project, rows_p[i].force, r, err.msg);
+				 rows_p[i].project, rows_p[i].force, r,
+				 err.msg);
 		/* the project rule exists, normalised, and is the project */
 		if (r == 0) {
 			const struct sbx_path_rule *pr =
@@ -544,7 +600,8 @@ static void test_finish_refusals(void **state)
 		struct sbx_policy p;
 
 		sbx_policy_init(&p);
-		assert_int_equal(sbx_policy_finish(&p, &err), -1);	/* no project */
+		assert_int_equal(sbx_policy_finish(&p, &err),
+				 -1); /* no project */
 		sbx_policy_free(&p);
 		sbx_policy_init(&p);
 		p.project = strdup(PROJ);
@@ -564,8 +621,10 @@ static void test_finish_refusals(void **state)
 static void test_equal_length_tiebreak(void **state)
 {
 	static const enum sbx_pmode orders[][3] = {
-		{ SBX_RW, SBX_RO, SBX_HIDE }, { SBX_HIDE, SBX_RO, SBX_RW },
-		{ SBX_RO, SBX_HIDE, SBX_RW }, { SBX_RW, SBX_HIDE, SBX_RO },
+		{ SBX_RW, SBX_RO, SBX_HIDE },
+		{ SBX_HIDE, SBX_RO, SBX_RW },
+		{ SBX_RO, SBX_HIDE, SBX_RW },
+		{ SBX_RW, SBX_HIDE, SBX_RO },
 	};
 
 	(void)state;
@@ -591,10 +650,10 @@ static void test_equal_length_tiebreak(void **state)
 				if (orders[o][i] > best)
 					best = orders[o][i];
 			}
-			assert_int_equal(sbx_policy_match(&p, "/sbxt/eq/f")->mode,
-					 best);
-			assert_int_equal(sbx_cpol_build(&p, 0, 0, &buf, &len,
-							&err), 0);
+			assert_int_equal(
+				sbx_policy_match(&p, "/sbxt/eq/f")->mode, best);
+			assert_int_equal(
+				sbx_cpol_build(&p, 0, 0, &buf, &len, &err), 0);
 			assert_int_equal(sbx_cpol_view(buf, len, &v, &why), 0);
 			cr = sbx_cpol_match(&v, "/sbxt/eq/f");
 			assert_non_null(cr);
@@ -616,11 +675,14 @@ static void test_remove_path(void **state)
 	p.project = strdup(PROJ);
 	p.home = strdup(HOME);
 	assert_int_equal(sbx_policy_add_path(&p, "/", SBX_RO, 0,
-			 (struct sbx_src){ "a", 1 }, &err), 0);
+					     (struct sbx_src){ "a", 1 }, &err),
+			 0);
 	assert_int_equal(sbx_policy_add_path(&p, "~/x", SBX_RW, 0,
-			 (struct sbx_src){ "a", 2 }, &err), 0);
+					     (struct sbx_src){ "a", 2 }, &err),
+			 0);
 	assert_int_equal(sbx_policy_add_path(&p, "/sbxt/y", SBX_HIDE, 0,
-			 (struct sbx_src){ "a", 3 }, &err), 0);
+					     (struct sbx_src){ "a", 3 }, &err),
+			 0);
 	assert_int_equal(p.nrules, 3);
 	assert_int_equal(sbx_policy_remove_path(&p, HOME "/x/"), 0);
 	assert_int_equal(p.nrules, 2);
@@ -631,7 +693,8 @@ static void test_remove_path(void **state)
 	free(p.project);
 	p.project = NULL;
 	assert_int_equal(sbx_policy_add_path(&p, "rel", SBX_RW, 0,
-			 (struct sbx_src){ "a", 4 }, &err), -1);
+					     (struct sbx_src){ "a", 4 }, &err),
+			 -1);
 	assert_non_null(strstr(err.msg, "bad path 'rel'"));
 	sbx_policy_free(&p);
 }
@@ -655,27 +718,35 @@ static void test_many_rules(void **state)
 	p.home = strdup(HOME);
 	for (int i = 0; i < N; i++) {
 		snprintf(root, sizeof(root), "/sbxt/many/d%04d", i);
-		assert_int_equal(sbx_policy_add_path(&p, root, SBX_RO, 0,
-				 (struct sbx_src){ "a.conf", i + 1 }, &err), 0);
+		assert_int_equal(
+			sbx_policy_add_path(&p, root, SBX_RO, 0,
+					    (struct sbx_src){ "a.conf", i + 1 },
+					    &err),
+			0);
 	}
-	for (int i = 0; i < N; i += 3) {	/* a later tier: replaced */
+	for (int i = 0; i < N; i += 3) { /* a later tier: replaced */
 		snprintf(root, sizeof(root), "/sbxt/many/d%04d", i);
-		assert_int_equal(sbx_policy_add_path(&p, root, SBX_RW, 0,
-				 (struct sbx_src){ "b.conf", i + 1 }, &err), 0);
+		assert_int_equal(
+			sbx_policy_add_path(&p, root, SBX_RW, 0,
+					    (struct sbx_src){ "b.conf", i + 1 },
+					    &err),
+			0);
 		assert_string_equal(sbx_policy_last_rule(&p)->root, root);
 	}
-	for (int i = 1; i < N; i += 7) {	/* removed, some re-added */
+	for (int i = 1; i < N; i += 7) { /* removed, some re-added */
 		snprintf(root, sizeof(root), "/sbxt/many/d%04d", i);
 		assert_int_equal(sbx_policy_remove_path(&p, root), 0);
 		assert_int_equal(sbx_policy_remove_path(&p, root), -1);
 		if (i % 2)
-			assert_int_equal(sbx_policy_add_path(&p, root, SBX_HIDE,
-					 0, (struct sbx_src){ "c.conf", i },
-					 &err), 0);
+			assert_int_equal(
+				sbx_policy_add_path(
+					&p, root, SBX_HIDE, 0,
+					(struct sbx_src){ "c.conf", i }, &err),
+				0);
 	}
 	v = sbx_policy_sorted(&p);
 	assert_non_null(v);
-	for (size_t i = 1; i < p.nrules; i++)	/* one rule per root */
+	for (size_t i = 1; i < p.nrules; i++) /* one rule per root */
 		assert_true(sbx_path_cmp(v[i - 1]->root, v[i]->root) < 0);
 	free(v);
 	for (int i = 0; i < N; i++) {
@@ -699,17 +770,17 @@ static void test_many_rules(void **state)
 /* ------------------------------------------------------------ exec */
 
 struct xrow {
-	const char *path;	/* resolved program path, or NULL */
+	const char *path; /* resolved program path, or NULL */
 	const char *argv[8];
-	const char *want;	/* program pattern of the deciding rule, or NULL */
+	const char *want; /* program pattern of the deciding rule, or NULL */
 };
 
 static const struct xrow xrows[] = {
 	{ NULL, { "sudo", "ls" }, "sudo" },
 	{ "/usr/bin/sudo", { "sudo", "-i" }, "sudo" },
 	{ "/usr/local/bin/sudo", { "/usr/local/bin/sudo" }, "sudo" },
-	{ "/usr/bin/sudo", { "ls" }, "sudo" },		/* the resolved path counts */
-	{ "/bin/ls", { "sudo" }, "sudo" },		/* and so does argv[0] */
+	{ "/usr/bin/sudo", { "ls" }, "sudo" }, /* the resolved path counts */
+	{ "/bin/ls", { "sudo" }, "sudo" }, /* and so does argv[0] */
 	{ NULL, { "sudoedit", "/etc/x" }, NULL },
 	{ NULL, { "su", "-" }, "su" },
 	{ NULL, { "sum", "f" }, NULL },
@@ -721,21 +792,27 @@ static const struct xrow xrows[] = {
 	{ NULL, { "scp", "a", "b:" }, "scp" },
 	/* rm: args [ "-*[rR]*", "/" ] and [ "-*[rR]*", "/" "*" ] */
 	{ "/usr/bin/rm", { "rm", "-rf", "/" }, "rm" },
-	{ "/usr/bin/rm", { "rm", "-r", "-f", "/" }, "rm" },	/* "-r" alone carries the r */
+	{ "/usr/bin/rm",
+	  { "rm", "-r", "-f", "/" },
+	  "rm" }, /* "-r" alone carries the r */
 	{ "/usr/bin/rm", { "rm", "-f", "-r", "/" }, "rm" },
 	{ "/usr/bin/rm", { "rm", "-fr", "/" }, "rm" },
 	{ "/usr/bin/rm", { "rm", "-Rf", "/" }, "rm" },
 	{ "/usr/bin/rm", { "rm", "--recursive", "/" }, "rm" },
 	{ "/usr/bin/rm", { "rm", "-rf", "--", "/" }, "rm" },
 	{ "/usr/bin/rm", { "rm", "-rf", "//" }, "rm" },
-	{ "/usr/bin/rm", { "rm", "-rf", "/*" }, "rm" },	/* unexpanded */
-	{ "/usr/bin/rm", { "rm", "-rf", "/bin", "/boot", "/dev" }, NULL },	/* expanded: not guessed (read-only anyway) */
+	{ "/usr/bin/rm", { "rm", "-rf", "/*" }, "rm" }, /* unexpanded */
+	{ "/usr/bin/rm",
+	  { "rm", "-rf", "/bin", "/boot", "/dev" },
+	  NULL }, /* expanded: not guessed (read-only anyway) */
 	{ "/bin/rm", { "/bin/rm", "-rf", "/" }, "rm" },
 	{ "/usr/bin/rm", { "rm", "-rf", "build" }, NULL },
 	{ "/usr/bin/rm", { "rm", "-rf", "./build" }, NULL },
 	{ "/usr/bin/rm", { "rm", "-rf", "." }, NULL },
 	{ "/usr/bin/rm", { "rm", "-rf", "../.." }, NULL },
-	{ "/usr/bin/rm", { "rm", "-f", "/tmp/x" }, NULL },	/* no r: not recursive */
+	{ "/usr/bin/rm",
+	  { "rm", "-f", "/tmp/x" },
+	  NULL }, /* no r: not recursive */
 	{ "/usr/bin/rm", { "rm", "/" }, NULL },
 	{ "/usr/bin/rm", { "rm", "-r" }, NULL },
 	/* Only "/" itself is catastrophic: other absolute paths pass. */
@@ -789,10 +866,10 @@ static void test_exec_table(void **state)
 	assert_int_equal(sbx_cpol_view(buf, len, &v, &why), 0);
 	for (size_t i = 0; i < sizeof(xrows) / sizeof(xrows[0]); i++) {
 		const struct xrow *x = &xrows[i];
-		const struct sbx_exec_rule *e = sbx_policy_exec(&p, x->path,
-								x->argv);
-		const struct sbx_cpol_exec *ce =
-			sbx_cpol_exec_check(&v, x->path, (char *const *)x->argv);
+		const struct sbx_exec_rule *e =
+			sbx_policy_exec(&p, x->path, x->argv);
+		const struct sbx_cpol_exec *ce = sbx_cpol_exec_check(
+			&v, x->path, (char *const *)x->argv);
 		const char *got = e ? e->program : NULL;
 		const char *cgot = ce ? sbx_cpol_str(&v, ce->program) : NULL;
 
@@ -801,8 +878,8 @@ static void test_exec_table(void **state)
 		    (cgot == NULL) != (x->want == NULL) ||
 		    (cgot && strcmp(cgot, x->want) != 0)) {
 			print_error("exec row %zu: %s %s %s ...: policy %s, "
-				    "cpol %s, want %s\n", i,
-				    x->path ? x->path : "(no path)",
+				    "cpol %s, want %s\n",
+				    i, x->path ? x->path : "(no path)",
 				    x->argv[0], x->argv[1] ? x->argv[1] : "",
 				    got ? got : "allowed",
 				    cgot ? cgot : "allowed",
@@ -810,8 +887,8 @@ static void test_exec_table(void **state)
 			bad++;
 		}
 		/* the reason is carried into the compiled policy */
-		if (e && ce && strcmp(e->reason,
-				      sbx_cpol_str(&v, ce->reason)) != 0)
+		if (e && ce &&
+		    strcmp(e->reason, sbx_cpol_str(&v, ce->reason)) != 0)
 			bad++;
 	}
 	free(buf);
@@ -835,14 +912,17 @@ static void test_exec_full_path_rule(void **state)
 	(void)state;
 	sbx_policy_init(&p);
 	assert_int_equal(sbx_policy_add_exec(&p, "/opt/evil/*", NULL, 0, NULL,
-			 (struct sbx_src){ "t", 1 }, &err), 0);
+					     (struct sbx_src){ "t", 1 }, &err),
+			 0);
 	assert_int_equal(sbx_policy_add_exec(&p, "rsync", args, 1, "no",
-			 (struct sbx_src){ "t", 2 }, &err), 0);
+					     (struct sbx_src){ "t", 2 }, &err),
+			 0);
 	assert_null(sbx_policy_exec(&p, "/usr/bin/tool", a1));
 	assert_non_null(sbx_policy_exec(&p, "/opt/evil/tool", a1));
 	assert_non_null(sbx_policy_exec(&p, NULL, a2));
-	assert_string_equal(sbx_policy_exec(&p, NULL, a2)->reason,
-			    "denied by the sandbox policy");	/* default reason */
+	assert_string_equal(
+		sbx_policy_exec(&p, NULL, a2)->reason,
+		"denied by the sandbox policy"); /* default reason */
 	assert_non_null(sbx_policy_exec(&p, "/usr/bin/rsync", a3));
 	assert_null(sbx_policy_exec(&p, "/usr/bin/rsync", a4));
 	/* an empty argv: only the path can match, args cannot */
@@ -855,12 +935,14 @@ static void test_exec_full_path_rule(void **state)
 
 		for (size_t i = 0; i <= SBX_MAX_EXEC_ARGS; i++)
 			many[i] = "x";
-		assert_int_equal(sbx_policy_add_exec(&p, "p", many,
-				 SBX_MAX_EXEC_ARGS + 1, "r",
-				 (struct sbx_src){ "t", 3 }, &err), -1);
-		assert_int_equal(sbx_policy_add_exec(&p, "p", many,
-				 SBX_MAX_EXEC_ARGS, "r",
-				 (struct sbx_src){ "t", 4 }, &err), 0);
+		assert_int_equal(sbx_policy_add_exec(
+					 &p, "p", many, SBX_MAX_EXEC_ARGS + 1,
+					 "r", (struct sbx_src){ "t", 3 }, &err),
+				 -1);
+		assert_int_equal(sbx_policy_add_exec(
+					 &p, "p", many, SBX_MAX_EXEC_ARGS, "r",
+					 (struct sbx_src){ "t", 4 }, &err),
+				 0);
 	}
 	sbx_policy_free(&p);
 }
@@ -873,25 +955,51 @@ static void test_glob_table(void **state)
 		const char *pat, *s;
 		int want;
 	} g[] = {
-		{ "*", "", 1 }, { "*", "abc", 1 }, { "*", "a/b", 1 },
-		{ "", "", 1 }, { "", "a", 0 }, { "a", "", 0 },
-		{ "?", "a", 1 }, { "?", "", 0 }, { "??", "a", 0 },
-		{ "a*c", "abbbc", 1 }, { "a*c", "abbb", 0 },
-		{ "*TOKEN*", "GITHUB_TOKEN", 1 }, { "*TOKEN*", "TOKE", 0 },
-		{ "*_KEY", "MY_KEY", 1 }, { "*_KEY", "MY_KEYS", 0 },
-		{ "[abc]x", "bx", 1 }, { "[abc]x", "dx", 0 },
-		{ "[a-c]", "b", 1 }, { "[a-c]", "d", 0 },
-		{ "[!a-c]", "d", 1 }, { "[!a-c]", "a", 0 },
-		{ "[^a]", "b", 1 }, { "[]]", "]", 1 }, { "[]a]", "a", 1 },
-		{ "[a-]", "-", 1 }, { "-*[rR]*", "-rf", 1 },
-		{ "-*[rR]*", "-f", 0 }, { "-*[rR]*", "--force", 1 },
-		{ "/*", "/", 1 }, { "/*", "/a/b", 1 }, { "/*", "a", 0 },
-		{ "mkfs*", "mkfs.ext4", 1 }, { "*.*", "a.b", 1 },
-		{ "a**b", "ab", 1 }, { "*a*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0 },
+		{ "*", "", 1 },
+		{ "*", "abc", 1 },
+		{ "*", "a/b", 1 },
+		{ "", "", 1 },
+		{ "", "a", 0 },
+		{ "a", "", 0 },
+		{ "?", "a", 1 },
+		{ "?", "", 0 },
+		{ "??", "a", 0 },
+		{ "a*c", "abbbc", 1 },
+		{ "a*c", "abbb", 0 },
+		{ "*TOKEN*", "GITHUB_TOKEN", 1 },
+		{ "*TOKEN*", "TOKE", 0 },
+		{ "*_KEY", "MY_KEY", 1 },
+		{ "*_KEY", "MY_KEYS", 0 },
+		{ "[abc]x", "bx", 1 },
+		{ "[abc]x", "dx", 0 },
+		{ "[a-c]", "b", 1 },
+		{ "[a-c]", "d", 0 },
+		{ "[!a-c]", "d", 1 },
+		{ "[!a-c]", "a", 0 },
+		{ "[^a]", "b", 1 },
+		{ "[]]", "]", 1 },
+		{ "[]a]", "a", 1 },
+		{ "[a-]", "-", 1 },
+		{ "-*[rR]*", "-rf", 1 },
+		{ "-*[rR]*", "-f", 0 },
+		{ "-*[rR]*", "--force", 1 },
+		{ "/*", "/", 1 },
+		{ "/*", "/a/b", 1 },
+		{ "/*", "a", 0 },
+		{ "mkfs*", "mkfs.ext4", 1 },
+		{ "*.*", "a.b", 1 },
+		{ "a**b", "ab", 1 },
+		{ "*a*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0 },
 		/* unterminated brackets never read past the pattern */
-		{ "[", "[", 0 }, { "[a", "a", 1 }, { "[!", "x", 0 },
-		{ "[^", "x", 0 }, { "[!", "", 0 }, { "x[!", "xy", 0 },
-		{ "*[!", "abc", 0 }, { "[a-", "a", 1 }, { "[a-", "-", 1 },
+		{ "[", "[", 0 },
+		{ "[a", "a", 1 },
+		{ "[!", "x", 0 },
+		{ "[^", "x", 0 },
+		{ "[!", "", 0 },
+		{ "x[!", "xy", 0 },
+		{ "*[!", "abc", 0 },
+		{ "[a-", "a", 1 },
+		{ "[a-", "-", 1 },
 	};
 
 	(void)state;
@@ -901,8 +1009,8 @@ static void test_glob_table(void **state)
 		char *pat = strdup(g[i].pat), *s = strdup(g[i].s);
 
 		if (sbx_glob(pat, s) != g[i].want)
-			fail_msg("glob row %zu: '%s' vs '%s' != %d", i, g[i].pat,
-				 g[i].s, g[i].want);
+			fail_msg("glob row %zu: '%s' vs '%s' != %d", i,
+				 g[i].pat, g[i].s, g[i].want);
 		free(pat);
 		free(s);
 	}
@@ -919,7 +1027,8 @@ static void test_suffix_basename(void **state)
 	assert_true(sbx_suffix_ok("/x/y", sfx, 0));
 	assert_true(sbx_suffix_ok("/x/a.md", sfx, 2));
 	assert_true(sbx_suffix_ok("/x/a.txt", sfx, 2));
-	assert_false(sbx_suffix_ok("/x.md/a", sfx, 2));	/* the name, not the path */
+	assert_false(
+		sbx_suffix_ok("/x.md/a", sfx, 2)); /* the name, not the path */
 	assert_false(sbx_suffix_ok("/x/a.mdx", sfx, 2));
 	assert_false(sbx_suffix_ok("/x/", sfx, 2));
 }
@@ -932,27 +1041,51 @@ struct erow {
 };
 
 static const struct erow env_default[] = {
-	{ "GITHUB_TOKEN", 0 }, { "GITHUB_TOKEN=ghp_x", 0 }, { "GH_TOKEN", 0 },
-	{ "PATH", 1 }, { "PATH=/usr/bin:/bin", 1 }, { "HOME", 1 },
-	{ "LANG", 1 }, { "LC_ALL", 1 }, { "TERM", 1 }, { "USER", 1 },
-	{ "AWS_SECRET_ACCESS_KEY", 0 }, { "AWS_REGION", 0 },
-	{ "MY_API_KEY", 0 }, { "OPENAI_API_KEY", 0 }, { "STRIPE_KEY", 0 },
-	{ "DB_PASSWORD", 0 }, { "MYSQL_PWD", 0 },
-	{ "SSH_AUTH_SOCK", 0 }, { "XDG_RUNTIME_DIR", 0 }, { "DISPLAY", 0 },
-	{ "LD_PRELOAD", 0 }, { "LD_LIBRARY_PATH", 0 }, { "SBXRUN_POLICY", 0 },
-	{ "DOCKER_HOST", 0 }, { "KUBECONFIG", 0 }, { "VAULT_ADDR", 0 },
-	{ "CC", 1 }, { "CFLAGS", 1 }, { "GOPATH", 1 }, { "KEYBOARD", 1 },
-	{ "GIT_AUTHOR_NAME", 1 }, { "TERM_PROGRAM", 1 }, { "CI", 1 },
-	{ "npm_config_cache", 1 }, { "=weird", 1 },
+	{ "GITHUB_TOKEN", 0 },
+	{ "GITHUB_TOKEN=ghp_x", 0 },
+	{ "GH_TOKEN", 0 },
+	{ "PATH", 1 },
+	{ "PATH=/usr/bin:/bin", 1 },
+	{ "HOME", 1 },
+	{ "LANG", 1 },
+	{ "LC_ALL", 1 },
+	{ "TERM", 1 },
+	{ "USER", 1 },
+	{ "AWS_SECRET_ACCESS_KEY", 0 },
+	{ "AWS_REGION", 0 },
+	{ "MY_API_KEY", 0 },
+	{ "OPENAI_API_KEY", 0 },
+	{ "STRIPE_KEY", 0 },
+	{ "DB_PASSWORD", 0 },
+	{ "MYSQL_PWD", 0 },
+	{ "SSH_AUTH_SOCK", 0 },
+	{ "XDG_RUNTIME_DIR", 0 },
+	{ "DISPLAY", 0 },
+	{ "LD_PRELOAD", 0 },
+	{ "LD_LIBRARY_PATH", 0 },
+	{ "SBXRUN_POLICY", 0 },
+	{ "DOCKER_HOST", 0 },
+	{ "KUBECONFIG", 0 },
+	{ "VAULT_ADDR", 0 },
+	{ "CC", 1 },
+	{ "CFLAGS", 1 },
+	{ "GOPATH", 1 },
+	{ "KEYBOARD", 1 },
+	{ "GIT_AUTHOR_NAME", 1 },
+	{ "TERM_PROGRAM", 1 },
+	{ "CI", 1 },
+	{ "npm_config_cache", 1 },
+	{ "=weird", 1 },
 };
 
 /* strict extends default, and lists add up across files: default's keep
  * list (HOME, USER, EDITOR, ...) still passes under strict's drop "*".
  * Documented, see report. */
 static const struct erow env_strict[] = {
-	{ "PATH", 1 }, { "LANG", 1 }, { "LC_CTYPE", 1 }, { "TERM", 1 },
-	{ "TZ", 1 }, { "HOME", 1 }, { "USER", 1 }, { "EDITOR", 1 },
-	{ "CC", 0 }, { "CFLAGS", 0 }, { "GITHUB_TOKEN", 0 }, { "MYSQL_PWD", 0 },
+	{ "PATH", 1 },	       { "LANG", 1 },	      { "LC_CTYPE", 1 },
+	{ "TERM", 1 },	       { "TZ", 1 },	      { "HOME", 1 },
+	{ "USER", 1 },	       { "EDITOR", 1 },	      { "CC", 0 },
+	{ "CFLAGS", 0 },       { "GITHUB_TOKEN", 0 }, { "MYSQL_PWD", 0 },
 	{ "TERM_PROGRAM", 0 },
 };
 
@@ -963,7 +1096,8 @@ static void check_env(const struct sbx_policy *p, const struct erow *rows_e,
 
 	for (size_t i = 0; i < n; i++)
 		if (sbx_policy_env_pass(p, rows_e[i].var) != rows_e[i].pass) {
-			print_error("%s: env %s: want %s\n", name, rows_e[i].var,
+			print_error("%s: env %s: want %s\n", name,
+				    rows_e[i].var,
 				    rows_e[i].pass ? "pass" : "drop");
 			bad++;
 		}
@@ -999,9 +1133,12 @@ static void test_env(void **state)
 
 	/* keep wins over drop, whatever the order they are written in */
 	sbx_policy_init(&p);
-	assert_int_equal(sbx_conf_load_string(&p,
-		"env = { drop = [ \"*TOKEN*\", \"*\" ]; keep = [ \"MY_TOKEN\" ]; };",
-		"keep.conf", &err), 0);
+	assert_int_equal(
+		sbx_conf_load_string(
+			&p,
+			"env = { drop = [ \"*TOKEN*\", \"*\" ]; keep = [ \"MY_TOKEN\" ]; };",
+			"keep.conf", &err),
+		0);
 	assert_int_equal(sbx_policy_env_pass(&p, "MY_TOKEN=1"), 1);
 	assert_int_equal(sbx_policy_env_pass(&p, "YOUR_TOKEN=1"), 0);
 	assert_int_equal(sbx_policy_env_pass(&p, "PATH"), 0);
@@ -1025,11 +1162,17 @@ static void test_parse_size(void **state)
 		int ok;
 		uint64_t v;
 	} t[] = {
-		{ "0", 1, 0 }, { "100", 1, 100 }, { "100B", 1, 100 },
-		{ "100b", 1, 100 }, { "512K", 1, 512ull << 10 },
-		{ "512k", 1, 512ull << 10 }, { "1M", 1, 1ull << 20 },
-		{ "8G", 1, 8ull << 30 }, { "8GB", 1, 8ull << 30 },
-		{ "8gb", 1, 8ull << 30 }, { "2T", 1, 2ull << 40 },
+		{ "0", 1, 0 },
+		{ "100", 1, 100 },
+		{ "100B", 1, 100 },
+		{ "100b", 1, 100 },
+		{ "512K", 1, 512ull << 10 },
+		{ "512k", 1, 512ull << 10 },
+		{ "1M", 1, 1ull << 20 },
+		{ "8G", 1, 8ull << 30 },
+		{ "8GB", 1, 8ull << 30 },
+		{ "8gb", 1, 8ull << 30 },
+		{ "2T", 1, 2ull << 40 },
 		{ "16G", 1, 16ull << 30 },
 		{ "18446744073709551615", 1, UINT64_MAX },
 		{ "16777215T", 1, 16777215ull << 40 },
@@ -1038,13 +1181,25 @@ static void test_parse_size(void **state)
 		/* overflow */
 		{ "18446744073709551616", 0, 0 },
 		{ "99999999999999999999999", 0, 0 },
-		{ "16777216T", 0, 0 }, { "17179869184G", 0, 0 },
+		{ "16777216T", 0, 0 },
+		{ "17179869184G", 0, 0 },
 		{ "18014398509481984K", 0, 0 },
 		/* malformed */
-		{ "", 0, 0 }, { "G", 0, 0 }, { "-1", 0, 0 }, { "+1", 0, 0 },
-		{ " 1", 0, 0 }, { "1 ", 0, 0 }, { "1 G", 0, 0 }, { "1.5G", 0, 0 },
-		{ "0x10", 0, 0 }, { "1KK", 0, 0 }, { "1P", 0, 0 }, { "1BB", 0, 0 },
-		{ "1KiB", 0, 0 }, { "1e3", 0, 0 }, { "1G\n", 0, 0 },
+		{ "", 0, 0 },
+		{ "G", 0, 0 },
+		{ "-1", 0, 0 },
+		{ "+1", 0, 0 },
+		{ " 1", 0, 0 },
+		{ "1 ", 0, 0 },
+		{ "1 G", 0, 0 },
+		{ "1.5G", 0, 0 },
+		{ "0x10", 0, 0 },
+		{ "1KK", 0, 0 },
+		{ "1P", 0, 0 },
+		{ "1BB", 0, 0 },
+		{ "1KiB", 0, 0 },
+		{ "1e3", 0, 0 },
+		{ "1G\n", 0, 0 },
 	};
 
 	(void)state;
@@ -1122,7 +1277,8 @@ static const struct arow arows[] = {
 	{ "10.0.0.0/8:443", 1, "10.0.0.0", 443, 1, 8 },
 	{ "192.168.1.1", 1, "192.168.1.1", 0, 1, 32 },
 	{ "192.168.1.1:8080", 1, "192.168.1.1", 8080, 1, 32 },
-	{ "0.0.0.0/0", 1, "0.0.0.0", 0, 1, 0 },	/* see report: proxy must still filter */
+	{ "0.0.0.0/0", 1, "0.0.0.0", 0, 1,
+	  0 }, /* see report: proxy must still filter */
 	{ "169.253.255.255", 1, "169.253.255.255", 0, 1, 32 },
 	{ "169.255.0.1", 1, "169.255.0.1", 0, 1, 32 },
 	{ "[::1]", 1, "::1", 0, 1, 128 },
@@ -1131,7 +1287,7 @@ static const struct arow arows[] = {
 	{ "2001:db8::1", 1, "2001:db8::1", 0, 1, 128 },
 	{ "[2001:db8::/32]:443", 1, "2001:db8::", 443, 1, 32 },
 	{ "2001:db8::/32", 1, "2001:db8::", 0, 1, 32 },
-	{ "fec0::1", 1, "fec0::1", 0, 1, 128 },	/* site-local, not link-local */
+	{ "fec0::1", 1, "fec0::1", 0, 1, 128 }, /* site-local, not link-local */
 	/* link-local and metadata: never */
 	{ "169.254.169.254", 0, NULL, 0, 0, 0 },
 	{ "169.254.169.254:80", 0, NULL, 0, 0, 0 },
@@ -1180,7 +1336,8 @@ static const struct arow arows[] = {
 	{ "[::1]x", 0, NULL, 0, 0, 0 },
 	{ "[::1]:", 0, NULL, 0, 0, 0 },
 	{ "[]", 0, NULL, 0, 0, 0 },
-	{ "[example.com]", 1, "example.com", 0, 0, 0 },	/* brackets are just tolerated */
+	{ "[example.com]", 1, "example.com", 0, 0,
+	  0 }, /* brackets are just tolerated */
 	{ "x\n.com", 0, NULL, 0, 0, 0 },
 	{ "\xff.com", 0, NULL, 0, 0, 0 },
 };
@@ -1199,19 +1356,21 @@ static void test_net_allow(void **state)
 		int r;
 
 		err.msg[0] = '\0';
-		r = sbx_policy_add_allow(&p, a->entry,
-					 (struct sbx_src){ "net.conf", (int)i + 1 },
-					 &err);
+		r = sbx_policy_add_allow(
+			&p, a->entry,
+			(struct sbx_src){ "net.conf", (int)i + 1 }, &err);
 		if ((r == 0) != a->ok) {
 			print_error("allow row %zu '%s': %d (%s), want %s\n", i,
-				    a->entry, r, err.msg, a->ok ? "ok" : "error");
+				    a->entry, r, err.msg,
+				    a->ok ? "ok" : "error");
 			bad++;
 			if (r == 0)
 				nok++;
 			continue;
 		}
 		if (!a->ok) {
-			if (strncmp(err.msg, "bad network allow entry '", 25) != 0) {
+			if (strncmp(err.msg, "bad network allow entry '", 25) !=
+			    0) {
 				print_error("allow row %zu: message '%s'\n", i,
 					    err.msg);
 				bad++;
@@ -1222,13 +1381,15 @@ static void test_net_allow(void **state)
 			const struct sbx_net_allow *e = &p.allow[nok++];
 
 			if (strcmp(e->text, a->entry) != 0 ||
-			    strcmp(e->host, a->host) != 0 || e->port != a->port ||
-			    e->is_cidr != a->is_cidr ||
+			    strcmp(e->host, a->host) != 0 ||
+			    e->port != a->port || e->is_cidr != a->is_cidr ||
 			    (a->is_cidr && e->prefix != a->prefix) ||
 			    e->src.line != (int)i + 1) {
-				print_error("allow row %zu '%s': host '%s' port %u "
-					    "cidr %d/%d\n", i, a->entry, e->host,
-					    e->port, e->is_cidr, e->prefix);
+				print_error(
+					"allow row %zu '%s': host '%s' port %u "
+					"cidr %d/%d\n",
+					i, a->entry, e->host, e->port,
+					e->is_cidr, e->prefix);
 				bad++;
 			}
 		}
@@ -1240,10 +1401,13 @@ static void test_net_allow(void **state)
 
 		memset(lab, 'a', 64);
 		strcpy(lab + 64, ".com");
-		assert_int_equal(sbx_policy_add_allow(&p, lab,
-				 (struct sbx_src){ 0 }, &err), -1);
+		assert_int_equal(sbx_policy_add_allow(
+					 &p, lab, (struct sbx_src){ 0 }, &err),
+				 -1);
 		assert_int_equal(sbx_policy_add_allow(&p, lab + 1,
-				 (struct sbx_src){ 0 }, &err), 0);
+						      (struct sbx_src){ 0 },
+						      &err),
+				 0);
 	}
 	/* a 254-character name is too long */
 	{
@@ -1253,15 +1417,18 @@ static void test_net_allow(void **state)
 			big[i] = (i % 4 == 3) ? '.' : 'a';
 		big[254] = '\0';
 		big[253] = 'a';
-		assert_int_equal(sbx_policy_add_allow(&p, big,
-				 (struct sbx_src){ 0 }, &err), -1);
+		assert_int_equal(sbx_policy_add_allow(
+					 &p, big, (struct sbx_src){ 0 }, &err),
+				 -1);
 		big[253] = '\0';
-		assert_int_equal(sbx_policy_add_allow(&p, big,
-				 (struct sbx_src){ 0 }, &err), 0);
+		assert_int_equal(sbx_policy_add_allow(
+					 &p, big, (struct sbx_src){ 0 }, &err),
+				 0);
 	}
 	/* NULL err is allowed */
 	assert_int_equal(sbx_policy_add_allow(&p, "bad entry",
-					      (struct sbx_src){ 0 }, NULL), -1);
+					      (struct sbx_src){ 0 }, NULL),
+			 -1);
 	sbx_policy_free(&p);
 	if (bad)
 		fail_msg("%d allow rows failed", bad);
@@ -1276,12 +1443,14 @@ static void test_net_override(void **state)
 	(void)state;
 	sbx_policy_init(&p);
 	p.project = strdup(PROJ);
-	assert_int_equal(sbx_conf_override(&p, "net=allow:a.com,*.b.org:443", &err), 0);
+	assert_int_equal(
+		sbx_conf_override(&p, "net=allow:a.com,*.b.org:443", &err), 0);
 	assert_int_equal(p.net, SBX_NET_FILTERED);
 	assert_int_equal(p.nallow, 2);
 	assert_string_equal(p.allow[1].host, "*.b.org");
 	assert_int_equal(p.allow[1].port, 443);
-	assert_int_equal(sbx_conf_override(&p, "net=allow:169.254.169.254", &err), -1);
+	assert_int_equal(
+		sbx_conf_override(&p, "net=allow:169.254.169.254", &err), -1);
 	assert_int_equal(sbx_conf_override(&p, "net=filtered", &err), -1);
 	assert_int_equal(sbx_conf_override(&p, "net=bogus", &err), -1);
 	assert_int_equal(sbx_conf_override(&p, "net=", &err), -1);

@@ -16,8 +16,12 @@
 #include "record.h"
 
 static const char *const sample[SBX_REC_NFIELDS] = {
-	"write", "/home/u/.ssh/id_ed25519", "hidden", "/home/u/.ssh",
-	"default.conf:22", "python3",
+	"write",
+	"/home/u/.ssh/id_ed25519",
+	"hidden",
+	"/home/u/.ssh",
+	"default.conf:22",
+	"python3",
 	"sbxrun: cannot write '/home/u/.ssh/id_ed25519': hidden",
 };
 
@@ -59,8 +63,8 @@ static void test_roundtrip(void **state)
 
 static void test_null_and_empty_fields(void **state)
 {
-	const char *const f[SBX_REC_NFIELDS] = { "exec", NULL, "", NULL, NULL,
-						 NULL, NULL };
+	const char *const f[SBX_REC_NFIELDS] = { "exec", NULL, "",  NULL,
+						 NULL,	 NULL, NULL };
 	const char *const none[SBX_REC_NFIELDS] = { 0 };
 	char buf[64];
 	size_t n;
@@ -79,8 +83,12 @@ static void test_null_and_empty_fields(void **state)
 static void test_awkward_bytes(void **state)
 {
 	const char *const f[SBX_REC_NFIELDS] = {
-		"read", "/a\tb/new\nline/\"q\"/'s'/\xff\xfe\x80",
-		"read-only", "/", "x.conf:1", "we\x1b[31mird",
+		"read",
+		"/a\tb/new\nline/\"q\"/'s'/\xff\xfe\x80",
+		"read-only",
+		"/",
+		"x.conf:1",
+		"we\x1b[31mird",
 		"sbxrun: \xc3\x28 \\ %s %n",
 	};
 	char buf[512];
@@ -115,14 +123,14 @@ static void test_too_long(void **state)
 {
 	char *big = malloc(SBX_REC_MAX + 1);
 	char *buf = malloc(SBX_REC_MAX);
-	const char *f[SBX_REC_NFIELDS] = { "write", "/x", "hidden", "/", "a:1",
-					   "c", NULL };
+	const char *f[SBX_REC_NFIELDS] = { "write", "/x", "hidden", "/",
+					   "a:1",   "c",  NULL };
 	size_t fixed;
 
 	(void)state;
 	assert_non_null(big);
 	assert_non_null(buf);
-	fixed = need(f);	/* with an empty message (its NUL included) */
+	fixed = need(f); /* with an empty message (its NUL included) */
 	memset(big, 'm', SBX_REC_MAX);
 	big[SBX_REC_MAX - fixed] = '\0';
 	f[SBX_REC_MSG] = big;
@@ -143,15 +151,15 @@ struct bad {
 static void test_malformed(void **state)
 {
 	static const struct bad rows[] = {
-		{ "", 0 },				/* empty datagram */
-		{ "write", 5 },				/* one field, no NUL */
-		{ "write\0", 6 },			/* one field */
-		{ "a\0b\0c\0d\0e\0f\0", 12 },		/* six fields */
-		{ "a\0b\0c\0d\0e\0f\0g", 13 },		/* last not terminated */
-		{ "a\0b\0c\0d\0e\0f\0g\0\0", 15 },	/* eight fields */
+		{ "", 0 }, /* empty datagram */
+		{ "write", 5 }, /* one field, no NUL */
+		{ "write\0", 6 }, /* one field */
+		{ "a\0b\0c\0d\0e\0f\0", 12 }, /* six fields */
+		{ "a\0b\0c\0d\0e\0f\0g", 13 }, /* last not terminated */
+		{ "a\0b\0c\0d\0e\0f\0g\0\0", 15 }, /* eight fields */
 		{ "a\0b\0c\0d\0e\0f\0g\0trailing", 22 },
-		{ "\0\0\0\0\0\0", 6 },			/* six empty fields */
-		{ "\0\0\0\0\0\0\0\0", 8 },		/* eight empty fields */
+		{ "\0\0\0\0\0\0", 6 }, /* six empty fields */
+		{ "\0\0\0\0\0\0\0\0", 8 }, /* eight empty fields */
 	};
 
 	(void)state;

@@ -40,8 +40,8 @@ static inline const char *tu_top(void)
 			if (!s || s == exe)
 				break;
 			*s = '\0';
-			snprintf(probe, sizeof(probe), "%s/profiles/default.conf",
-				 exe);
+			snprintf(probe, sizeof(probe),
+				 "%s/profiles/default.conf", exe);
 			if (access(probe, R_OK) == 0) {
 				snprintf(top, sizeof(top), "%s", exe);
 				return top;

@@ -108,25 +108,32 @@ static const char *container_name(void)
 
 static void landlock_explain(int e, char *why, size_t n)
 {
-	char lsm[128];	/* sized so the message fits landlock_why */
+	char lsm[128]; /* sized so the message fits landlock_why */
 
 	if (e == EOPNOTSUPP) {
 		if (read_small("/sys/kernel/security/lsm", lsm, sizeof lsm) < 0)
-			snprintf(lsm, sizeof lsm, "<the modules already listed>");
-		snprintf(why, n, "Landlock is built in but not enabled: add "
-			 "lsm=landlock,%s to the kernel command line and reboot",
-			 lsm);
+			snprintf(lsm, sizeof lsm,
+				 "<the modules already listed>");
+		snprintf(
+			why, n,
+			"Landlock is built in but not enabled: add "
+			"lsm=landlock,%s to the kernel command line and reboot",
+			lsm);
 	} else if (e == ENOSYS && kernel_older(5, 13)) {
-		snprintf(why, n, "this kernel is older than 5.13, which "
+		snprintf(why, n,
+			 "this kernel is older than 5.13, which "
 			 "introduced Landlock: upgrade the kernel");
 	} else if ((e == ENOSYS || e == EPERM) && under_seccomp_filter()) {
-		snprintf(why, n, "the Landlock system calls are blocked by a "
+		snprintf(why, n,
+			 "the Landlock system calls are blocked by a "
 			 "seccomp filter%s: allow landlock_create_ruleset, "
 			 "landlock_add_rule and landlock_restrict_self in it",
 			 container_name() ? " (a container runtime's)" : "");
 	} else if (e == ENOSYS) {
-		snprintf(why, n, "this kernel was built without Landlock "
-			 "(CONFIG_SECURITY_LANDLOCK): use a kernel that has it");
+		snprintf(
+			why, n,
+			"this kernel was built without Landlock "
+			"(CONFIG_SECURITY_LANDLOCK): use a kernel that has it");
 	} else {
 		snprintf(why, n, "landlock_create_ruleset failed: %s",
 			 strerror(e));
@@ -149,7 +156,7 @@ static int probe_landlock(char *why, size_t n)
 enum { UNS_OK, UNS_FORK, UNS_UNSHARE, UNS_UIDMAP, UNS_MOUNT };
 
 struct uns_result {
-	int step;	/* the first step that failed, UNS_OK if none */
+	int step; /* the first step that failed, UNS_OK if none */
 	int err;
 };
 
@@ -217,14 +224,10 @@ static struct uns_result uns_try(void)
 static const char *uns_step_name(int step)
 {
 	switch (step) {
-	case UNS_FORK:
-		return "fork";
-	case UNS_UNSHARE:
-		return "unshare(CLONE_NEWUSER)";
-	case UNS_UIDMAP:
-		return "writing uid_map";
-	case UNS_MOUNT:
-		return "mounting in the new namespace";
+	case UNS_FORK: return "fork";
+	case UNS_UNSHARE: return "unshare(CLONE_NEWUSER)";
+	case UNS_UIDMAP: return "writing uid_map";
+	case UNS_MOUNT: return "mounting in the new namespace";
 	}
 	return "probe";
 }
@@ -240,56 +243,70 @@ static void uns_explain_apparmor(char *why, size_t n)
 		snprintf(exe, sizeof exe, "/path/to/sbxrun");
 	else
 		exe[len] = '\0';
-	snprintf(why, n, "AppArmor restricts unprivileged user namespaces "
+	snprintf(why, n,
+		 "AppArmor restricts unprivileged user namespaces "
 		 "(kernel.apparmor_restrict_unprivileged_userns=1); fix: sudo "
 		 "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, or "
 		 "allow sbxrun alone: /etc/apparmor.d/sbxrun with 'abi "
 		 "<abi/4.0>, include <tunables/global> profile sbxrun %s "
 		 "flags=(unconfined) { userns, }', then sudo apparmor_parser "
-		 "-r /etc/apparmor.d/sbxrun", exe);
+		 "-r /etc/apparmor.d/sbxrun",
+		 exe);
 }
 
 static void uns_explain(const struct uns_result *r, char *why, size_t n)
 {
-	long clone_ok = read_sysctl("/proc/sys/kernel/unprivileged_userns_clone");
+	long clone_ok =
+		read_sysctl("/proc/sys/kernel/unprivileged_userns_clone");
 	long max = read_sysctl("/proc/sys/user/max_user_namespaces");
 	long aa = read_sysctl(
 		"/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
 	const char *ct = container_name();
 
 	if (clone_ok == 0 && geteuid() != 0)
-		snprintf(why, n, "unprivileged user namespaces are disabled "
-			 "(kernel.unprivileged_userns_clone = 0); fix: sudo "
-			 "sysctl -w kernel.unprivileged_userns_clone=1 (persist "
-			 "it in /etc/sysctl.d/)");
+		snprintf(
+			why, n,
+			"unprivileged user namespaces are disabled "
+			"(kernel.unprivileged_userns_clone = 0); fix: sudo "
+			"sysctl -w kernel.unprivileged_userns_clone=1 (persist "
+			"it in /etc/sysctl.d/)");
 	else if (max == 0)
-		snprintf(why, n, "user namespaces are disabled "
+		snprintf(why, n,
+			 "user namespaces are disabled "
 			 "(user.max_user_namespaces = 0); fix: sudo sysctl -w "
 			 "user.max_user_namespaces=15000 (persist it in "
 			 "/etc/sysctl.d/)");
 	else if (r->err == ENOSPC)
-		snprintf(why, n, "the user namespace limit is reached "
+		snprintf(why, n,
+			 "the user namespace limit is reached "
 			 "(user.max_user_namespaces = %ld); raise it with sudo "
-			 "sysctl -w user.max_user_namespaces=N", max);
+			 "sysctl -w user.max_user_namespaces=N",
+			 max);
 	else if (aa == 1)
 		uns_explain_apparmor(why, n);
 	else if (r->step == UNS_UNSHARE && r->err == EPERM &&
 		 under_seccomp_filter())
-		snprintf(why, n, "unshare(CLONE_NEWUSER) is blocked by a "
+		snprintf(why, n,
+			 "unshare(CLONE_NEWUSER) is blocked by a "
 			 "seccomp filter%s: allow unshare and clone with "
 			 "CLONE_NEWUSER in it, or run sbxrun --mode "
-			 "landlock-only", ct ? " (a container runtime's)" : "");
+			 "landlock-only",
+			 ct ? " (a container runtime's)" : "");
 	else if (ct)
-		snprintf(why, n, "inside a container (%s) that forbids user "
+		snprintf(why, n,
+			 "inside a container (%s) that forbids user "
 			 "namespaces (its seccomp profile or capabilities): "
 			 "start it with a seccomp profile that allows unshare "
 			 "(e.g. --security-opt seccomp=unconfined), or run "
-			 "sbxrun --mode landlock-only", ct);
+			 "sbxrun --mode landlock-only",
+			 ct);
 	else if (access("/proc/self/ns/user", F_OK) < 0)
-		snprintf(why, n, "this kernel was built without user "
+		snprintf(why, n,
+			 "this kernel was built without user "
 			 "namespaces (CONFIG_USER_NS)");
 	else
-		snprintf(why, n, "cannot create a user namespace: %s failed: %s",
+		snprintf(why, n,
+			 "cannot create a user namespace: %s failed: %s",
 			 uns_step_name(r->step), strerror(r->err));
 }
 
@@ -331,16 +348,18 @@ static int probe_seccomp(void)
  */
 static int userns_needs_trial(void)
 {
-	return geteuid() != 0 && read_sysctl(
-		"/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1;
+	return geteuid() != 0 &&
+	       read_sysctl(
+		       "/proc/sys/kernel/apparmor_restrict_unprivileged_userns") ==
+		       1;
 }
 
 void sbx_features_probe(struct sbx_features *f, int quick)
 {
 	memset(f, 0, sizeof *f);
 	f->is_root = geteuid() == 0;
-	f->landlock_abi = probe_landlock(f->landlock_why,
-					 sizeof f->landlock_why);
+	f->landlock_abi =
+		probe_landlock(f->landlock_why, sizeof f->landlock_why);
 	if (quick && !userns_needs_trial())
 		f->userns = f->userns_assumed = 1;
 	else
@@ -350,8 +369,8 @@ void sbx_features_probe(struct sbx_features *f, int quick)
 
 /* ---------------------------------------------------------------- mode */
 
-__attribute__((format(printf, 2, 3)))
-static int mode_fail(struct sbx_err *err, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int mode_fail(struct sbx_err *err,
+							   const char *fmt, ...)
 {
 	va_list ap;
 
@@ -377,13 +396,17 @@ int sbx_mode_resolve(enum sbx_kmode want, const struct sbx_features *f,
 	switch (want) {
 	case SBX_KMODE_FULL:
 		if (!f->userns)
-			return mode_fail(err, "mode full needs user namespaces:"
-					 " %s", f->userns_why);
+			return mode_fail(err,
+					 "mode full needs user namespaces:"
+					 " %s",
+					 f->userns_why);
 		break;
 	case SBX_KMODE_LANDLOCK:
 		if (f->landlock_abi < 1)
-			return mode_fail(err, "mode landlock-only needs Landlock:"
-					 " %s", f->landlock_why);
+			return mode_fail(err,
+					 "mode landlock-only needs Landlock:"
+					 " %s",
+					 f->landlock_why);
 		break;
 	case SBX_KMODE_AUTO:
 		if (f->userns)
@@ -391,7 +414,8 @@ int sbx_mode_resolve(enum sbx_kmode want, const struct sbx_features *f,
 		else if (f->landlock_abi >= 1)
 			want = SBX_KMODE_LANDLOCK;
 		else
-			return mode_fail(err, "no kernel sandbox is available: "
+			return mode_fail(err,
+					 "no kernel sandbox is available: "
 					 "user namespaces: %s; Landlock: %s",
 					 f->userns_why, f->landlock_why);
 		break;
@@ -410,14 +434,14 @@ enum plan_enf {
 	P_ADVISORY = SBX_ENF_ADVISORY,
 	P_NONE = SBX_ENF_NONE,
 	P_LAUNCHER,
-	P_PARTIAL,	/* kernel-enforced, with a stated gap */
+	P_PARTIAL, /* kernel-enforced, with a stated gap */
 };
 
 struct plan {
 	const struct sbx_policy *p;
-	int full;	/* full mode, else landlock-only */
-	int abi;	/* Landlock ABI in use, 0 if none */
-	int sc;		/* seccomp available */
+	int full; /* full mode, else landlock-only */
+	int abi; /* Landlock ABI in use, 0 if none */
+	int sc; /* seccomp available */
 };
 
 struct cell {
@@ -430,11 +454,13 @@ struct cell {
 static struct cell row_hidden(const struct plan *c)
 {
 	if (c->full)
-		return CELL(P_KERNEL, c->abi ? "mount namespace: empty tmpfs or "
-			    "/dev/null over each; Landlock grants nothing there"
-			    : "mount namespace: empty tmpfs or /dev/null over each");
+		return CELL(
+			P_KERNEL,
+			c->abi ? "mount namespace: empty tmpfs or "
+				 "/dev/null over each; Landlock grants nothing there"
+			       : "mount namespace: empty tmpfs or /dev/null over each");
 	return CELL(P_KERNEL, "Landlock: nothing granted there; the directories"
-		    " above them cannot be listed");
+			      " above them cannot be listed");
 }
 
 static struct cell row_hidden_meta(const struct plan *c)
@@ -442,18 +468,20 @@ static struct cell row_hidden_meta(const struct plan *c)
 	if (c->full)
 		return CELL(P_KERNEL, "mount namespace");
 	return CELL(P_NONE, "Landlock cannot hide existence, size or times "
-		    "from stat(2)");
+			    "from stat(2)");
 }
 
 static struct cell row_readonly(const struct plan *c)
 {
 	if (c->full)
-		return CELL(P_KERNEL, c->abi ? "read-only bind mounts + Landlock"
-			    : "read-only bind mounts");
+		return CELL(P_KERNEL,
+			    c->abi ? "read-only bind mounts + Landlock"
+				   : "read-only bind mounts");
 	if (c->abi < 3)
 		return CELL(P_KERNEL, "Landlock; truncate(2) is not covered "
-			    "before ABI 3");
-	return CELL(P_KERNEL, "Landlock: no write rights outside writable roots");
+				      "before ABI 3");
+	return CELL(P_KERNEL,
+		    "Landlock: no write rights outside writable roots");
 }
 
 static struct cell row_attrs(const struct plan *c)
@@ -466,22 +494,25 @@ static struct cell row_attrs(const struct plan *c)
 static struct cell row_writable(const struct plan *c)
 {
 	if (c->full)
-		return CELL(P_KERNEL, c->abi ? "read-write bind mounts + Landlock"
-			    : "read-write bind mounts");
+		return CELL(P_KERNEL,
+			    c->abi ? "read-write bind mounts + Landlock"
+				   : "read-write bind mounts");
 	if (c->abi < 2)
 		return CELL(P_KERNEL, "Landlock; ABI 1 refuses every rename or "
-			    "link across directories with EXDEV");
+				      "link across directories with EXDEV");
 	return CELL(P_KERNEL, "Landlock write rights");
 }
 
 static struct cell row_protect(const struct plan *c)
 {
 	if (c->full)
-		return CELL(P_PARTIAL, "read-only bind mounts for the ones that "
+		return CELL(P_PARTIAL,
+			    "read-only bind mounts for the ones that "
 			    "exist at launch; created later or in nested "
 			    "repositories/submodules: not enforced, reported "
 			    "at exit");
-	return CELL(P_ADVISORY, "shim only: Landlock cannot make a read-only "
+	return CELL(P_ADVISORY,
+		    "shim only: Landlock cannot make a read-only "
 		    "hole in a writable tree; created later: reported at exit");
 }
 
@@ -489,8 +520,9 @@ static struct cell row_devices(const struct plan *c)
 {
 	if (c->full)
 		return CELL(P_KERNEL, "minimal /dev with a private devpts and "
-			    "/dev/shm; ipc namespace for SysV IPC");
-	return CELL(P_KERNEL, "Landlock: /dev/pts (but the command's own "
+				      "/dev/shm; ipc namespace for SysV IPC");
+	return CELL(P_KERNEL,
+		    "Landlock: /dev/pts (but the command's own "
 		    "terminal) and /dev/shm hidden; seccomp refuses SysV IPC");
 }
 
@@ -498,7 +530,8 @@ static struct cell row_nproc(const struct plan *c)
 {
 	if (c->p->limits.nproc == 0)
 		return CELL(P_NONE, "limits.nproc is 0");
-	return CELL(P_PARTIAL, "RLIMIT_NPROC; the kernel exempts a caller "
+	return CELL(P_PARTIAL,
+		    "RLIMIT_NPROC; the kernel exempts a caller "
 		    "running as root (uid 0): the timeout still ends a fork "
 		    "bomb");
 }
@@ -513,39 +546,42 @@ static struct cell row_tmp(const struct plan *c)
 static struct cell row_net_closed(const struct plan *c)
 {
 	if (!c->sc)
-		return c->abi >= 4 ?
-			CELL(P_NONE, "only TCP is refused (Landlock); UDP, ICMP "
-			     "and raw sockets need seccomp") :
-			CELL(P_NONE, "no seccomp and no Landlock TCP rules");
+		return c->abi >= 4
+			       ? CELL(P_NONE,
+				      "only TCP is refused (Landlock); UDP, ICMP "
+				      "and raw sockets need seccomp")
+			       : CELL(P_NONE,
+				      "no seccomp and no Landlock TCP rules");
 	if (c->abi >= 4)
 		return CELL(P_KERNEL, "seccomp: only AF_UNIX sockets; Landlock "
-			    "refuses TCP bind and connect");
+				      "refuses TCP bind and connect");
 	return CELL(P_KERNEL, "seccomp: only AF_UNIX sockets; Landlock TCP "
-		    "rules need ABI 4");
+			      "rules need ABI 4");
 }
 
 static struct cell row_net(const struct plan *c)
 {
 	switch (c->p->net) {
-	case SBX_NET_OFF:
-		return row_net_closed(c);
+	case SBX_NET_OFF: return row_net_closed(c);
 	case SBX_NET_LOOPBACK:
 		if (c->full)
 			return CELL(P_KERNEL, "private network namespace with "
-				    "loopback only");
-		return CELL(P_NONE, "needs a network namespace: host loopback "
+					      "loopback only");
+		return CELL(P_NONE,
+			    "needs a network namespace: host loopback "
 			    "and internet reachable; sbxrun refuses to run so");
 	case SBX_NET_FILTERED:
 		if (c->full)
-			return CELL(P_KERNEL, "network namespace without a route: "
+			return CELL(P_KERNEL,
+				    "network namespace without a route: "
 				    "the allow-list proxy is not implemented "
 				    "yet, so nothing is reachable");
 		return row_net_closed(c);
-	case SBX_NET_ON:
-		break;
+	case SBX_NET_ON: break;
 	}
 	if (c->sc)
-		return CELL(P_KERNEL, "network on; seccomp refuses packet, raw, "
+		return CELL(P_KERNEL,
+			    "network on; seccomp refuses packet, raw, "
 			    "MPTCP and SCTP sockets");
 	return CELL(P_NONE, "network on");
 }
@@ -556,12 +592,13 @@ static struct cell row_unix_path(const struct plan *c)
 	 * view; a socket elsewhere in a readable tree stays connectable
 	 * until Landlock ABI 9 checks connect(2). */
 	if (c->full)
-		return CELL(P_PARTIAL, "mount namespace hides /run (docker, "
+		return CELL(P_PARTIAL,
+			    "mount namespace hides /run (docker, "
 			    "D-Bus, agents), /tmp and hidden dirs; sockets "
 			    "elsewhere in readable trees stay reachable "
 			    "before Landlock ABI 9");
 	return CELL(P_NONE, "Landlock before ABI 9 does not check connect(): "
-		    "docker.sock, agents and D-Bus are reachable");
+			    "docker.sock, agents and D-Bus are reachable");
 }
 
 static struct cell row_unix_abstract(const struct plan *c)
@@ -570,36 +607,40 @@ static struct cell row_unix_abstract(const struct plan *c)
 				c->p->net == SBX_NET_FILTERED);
 
 	if (c->abi >= 6)
-		return CELL(P_PARTIAL, "Landlock abstract-socket scope: the "
+		return CELL(P_PARTIAL,
+			    "Landlock abstract-socket scope: the "
 			    "sandbox cannot connect out; without a network "
 			    "namespace a name it binds is visible outside");
 	if (netns)
 		return CELL(P_KERNEL, "private network namespace");
 	return CELL(P_NONE, "X11 and D-Bus abstract sockets are reachable; "
-		    "needs Landlock ABI 6");
+			    "needs Landlock ABI 6");
 }
 
 static struct cell row_signals(const struct plan *c)
 {
 	if (c->full)
 		return CELL(P_KERNEL, c->abi >= 6 ? "pid namespace + Landlock "
-			    "signal scope" : "pid namespace");
+						    "signal scope"
+						  : "pid namespace");
 	if (c->abi >= 6)
 		return CELL(P_KERNEL, "Landlock signal scope");
 	return CELL(P_NONE, "same uid: kill(2) reaches the user's processes; "
-		    "needs Landlock ABI 6");
+			    "needs Landlock ABI 6");
 }
 
 static struct cell row_ptrace(const struct plan *c)
 {
 	if (c->sc)
-		return CELL(P_KERNEL, c->full ? "seccomp: ptrace, process_vm_*, "
-			    "pidfd_getfd denied; pid namespace" :
-			    "seccomp: ptrace, process_vm_*, pidfd_getfd "
-			    "denied; Landlock ptrace scoping");
+		return CELL(
+			P_KERNEL,
+			c->full ? "seccomp: ptrace, process_vm_*, "
+				  "pidfd_getfd denied; pid namespace"
+				: "seccomp: ptrace, process_vm_*, pidfd_getfd "
+				  "denied; Landlock ptrace scoping");
 	if (c->full || c->abi)
-		return CELL(P_KERNEL, c->full ? "pid namespace" :
-			    "Landlock ptrace scoping");
+		return CELL(P_KERNEL, c->full ? "pid namespace"
+					      : "Landlock ptrace scoping");
 	return CELL(P_NONE, "no seccomp");
 }
 
@@ -607,7 +648,8 @@ static struct cell row_proc(const struct plan *c)
 {
 	if (c->full)
 		return CELL(P_KERNEL, "pid namespace with a fresh /proc");
-	return CELL(P_KERNEL, "Landlock ptrace scoping hides environ, mem, fd "
+	return CELL(P_KERNEL,
+		    "Landlock ptrace scoping hides environ, mem, fd "
 		    "and root; the process list and cmdlines stay visible");
 }
 
@@ -621,7 +663,8 @@ static struct cell row_tiocsti(const struct plan *c)
 static struct cell row_nested(const struct plan *c)
 {
 	if (c->sc)
-		return CELL(P_KERNEL, "seccomp: unshare, setns, mount, namespace "
+		return CELL(P_KERNEL,
+			    "seccomp: unshare, setns, mount, namespace "
 			    "clone flags; clone3 and the new mount API get "
 			    "ENOSYS");
 	return CELL(P_NONE, "no seccomp");
@@ -631,7 +674,7 @@ static struct cell row_surface(const struct plan *c)
 {
 	if (c->sc)
 		return CELL(P_KERNEL, "seccomp deny list; syscalls newer than "
-			    "the filter are allowed");
+				      "the filter are allowed");
 	return CELL(P_NONE, "no seccomp");
 }
 
@@ -640,10 +683,11 @@ static struct cell row_outlive(const struct plan *c)
 	if (c->full)
 		return CELL(P_KERNEL, "pid namespace: all die with its pid 1");
 	if (c->abi >= 6)
-		return CELL(P_LAUNCHER, "child subreaper: the supervisor kills "
+		return CELL(P_LAUNCHER,
+			    "child subreaper: the supervisor kills "
 			    "what is left; Landlock signal scope shields it");
 	return CELL(P_NONE, "the sandbox can kill the supervisor first: same "
-		    "uid, no signal scope before Landlock ABI 6");
+			    "uid, no signal scope before Landlock ABI 6");
 }
 
 static struct cell row_env(const struct plan *c)
@@ -655,15 +699,15 @@ static struct cell row_suffix(const struct plan *c)
 {
 	if (c->p->limits.fsize)
 		return CELL(P_ADVISORY, "shim only; RLIMIT_FSIZE caps every "
-			    "file (kernel)");
+					"file (kernel)");
 	return CELL(P_ADVISORY, "shim only: static programs and raw syscalls "
-		    "bypass it");
+				"bypass it");
 }
 
 static struct cell row_exec(const struct plan *c)
 {
 	return CELL(P_ADVISORY, "shim only: static programs and raw execve(2) "
-		    "bypass it");
+				"bypass it");
 }
 
 static const struct plan_row {
@@ -697,16 +741,11 @@ static const struct plan_row {
 static const char *plan_label(enum plan_enf e)
 {
 	switch (e) {
-	case P_KERNEL:
-		return "kernel";
-	case P_ADVISORY:
-		return "advisory";
-	case P_NONE:
-		return "not enforced";
-	case P_LAUNCHER:
-		return "launcher";
-	case P_PARTIAL:
-		return "partial";
+	case P_KERNEL: return "kernel";
+	case P_ADVISORY: return "advisory";
+	case P_NONE: return "not enforced";
+	case P_LAUNCHER: return "launcher";
+	case P_PARTIAL: return "partial";
 	}
 	return "?";
 }
@@ -735,20 +774,22 @@ static void plan_notes(FILE *fp, const struct plan *c,
 		fprintf(fp, "  note: user namespaces: %s\n", f->userns_why);
 	if (f && !f->seccomp)
 		fprintf(fp, "  note: seccomp filters are not available\n");
-	if (!c->full && c->abi < 4 && (c->p->net == SBX_NET_OFF ||
-					c->p->net == SBX_NET_FILTERED))
-		fprintf(fp, "  note: Landlock ABI %d has no TCP rules: "
+	if (!c->full && c->abi < 4 &&
+	    (c->p->net == SBX_NET_OFF || c->p->net == SBX_NET_FILTERED))
+		fprintf(fp,
+			"  note: Landlock ABI %d has no TCP rules: "
 			"sbx_landlock_apply() refuses network = %s in "
 			"landlock-only mode; only the seccomp socket filter "
-			"would hold\n", c->abi, sbx_net_name(c->p->net));
+			"would hold\n",
+			c->abi, sbx_net_name(c->p->net));
 	if (!c->full && plan_hide_in_rw(c->p))
 		fprintf(fp, "  note: directories on the way to a hidden path "
-			"inside a writable root accept no new entries in "
-			"landlock-only mode\n");
+			    "inside a writable root accept no new entries in "
+			    "landlock-only mode\n");
 }
 
-void sbx_plan_print(FILE *fp, const struct sbx_policy *p,
-		    enum sbx_kmode mode, const struct sbx_features *f)
+void sbx_plan_print(FILE *fp, const struct sbx_policy *p, enum sbx_kmode mode,
+		    const struct sbx_features *f)
 {
 	struct sbx_err err;
 	struct plan c;
@@ -763,9 +804,10 @@ void sbx_plan_print(FILE *fp, const struct sbx_policy *p,
 	/* Without a probe assume the least the mode can run with. */
 	c.abi = f ? f->landlock_abi : !c.full;
 	c.sc = f ? f->seccomp : 1;
-	fprintf(fp, "kernel plan: mode %s; Landlock ABI %d; seccomp %s; "
-		"user namespaces %s\n", c.full ? "full" : "landlock-only",
-		c.abi, c.sc ? "yes" : "no",
+	fprintf(fp,
+		"kernel plan: mode %s; Landlock ABI %d; seccomp %s; "
+		"user namespaces %s\n",
+		c.full ? "full" : "landlock-only", c.abi, c.sc ? "yes" : "no",
 		f ? (f->userns ? "yes" : "no") : "unknown");
 	for (size_t i = 0; i < sizeof plan_rows / sizeof plan_rows[0]; i++) {
 		struct cell x = plan_rows[i].fn(&c);

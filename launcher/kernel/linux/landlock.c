@@ -70,56 +70,56 @@
 
 /* Filesystem rights; ABI 1 unless noted. */
 #ifndef LANDLOCK_ACCESS_FS_EXECUTE
-#define LANDLOCK_ACCESS_FS_EXECUTE	(1ULL << 0)
-#define LANDLOCK_ACCESS_FS_WRITE_FILE	(1ULL << 1)
-#define LANDLOCK_ACCESS_FS_READ_FILE	(1ULL << 2)
-#define LANDLOCK_ACCESS_FS_READ_DIR	(1ULL << 3)
-#define LANDLOCK_ACCESS_FS_REMOVE_DIR	(1ULL << 4)
-#define LANDLOCK_ACCESS_FS_REMOVE_FILE	(1ULL << 5)
-#define LANDLOCK_ACCESS_FS_MAKE_CHAR	(1ULL << 6)
-#define LANDLOCK_ACCESS_FS_MAKE_DIR	(1ULL << 7)
-#define LANDLOCK_ACCESS_FS_MAKE_REG	(1ULL << 8)
-#define LANDLOCK_ACCESS_FS_MAKE_SOCK	(1ULL << 9)
-#define LANDLOCK_ACCESS_FS_MAKE_FIFO	(1ULL << 10)
-#define LANDLOCK_ACCESS_FS_MAKE_BLOCK	(1ULL << 11)
-#define LANDLOCK_ACCESS_FS_MAKE_SYM	(1ULL << 12)
+#define LANDLOCK_ACCESS_FS_EXECUTE (1ULL << 0)
+#define LANDLOCK_ACCESS_FS_WRITE_FILE (1ULL << 1)
+#define LANDLOCK_ACCESS_FS_READ_FILE (1ULL << 2)
+#define LANDLOCK_ACCESS_FS_READ_DIR (1ULL << 3)
+#define LANDLOCK_ACCESS_FS_REMOVE_DIR (1ULL << 4)
+#define LANDLOCK_ACCESS_FS_REMOVE_FILE (1ULL << 5)
+#define LANDLOCK_ACCESS_FS_MAKE_CHAR (1ULL << 6)
+#define LANDLOCK_ACCESS_FS_MAKE_DIR (1ULL << 7)
+#define LANDLOCK_ACCESS_FS_MAKE_REG (1ULL << 8)
+#define LANDLOCK_ACCESS_FS_MAKE_SOCK (1ULL << 9)
+#define LANDLOCK_ACCESS_FS_MAKE_FIFO (1ULL << 10)
+#define LANDLOCK_ACCESS_FS_MAKE_BLOCK (1ULL << 11)
+#define LANDLOCK_ACCESS_FS_MAKE_SYM (1ULL << 12)
 #endif
 #ifndef LANDLOCK_ACCESS_FS_REFER
-#define LANDLOCK_ACCESS_FS_REFER	(1ULL << 13)	/* ABI 2 */
+#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13) /* ABI 2 */
 #endif
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
-#define LANDLOCK_ACCESS_FS_TRUNCATE	(1ULL << 14)	/* ABI 3 */
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14) /* ABI 3 */
 #endif
 #ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
-#define LANDLOCK_ACCESS_FS_IOCTL_DEV	(1ULL << 15)	/* ABI 5 */
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15) /* ABI 5 */
 #endif
 
 /* Network rights, ABI 4. */
 #ifndef LANDLOCK_ACCESS_NET_BIND_TCP
-#define LANDLOCK_ACCESS_NET_BIND_TCP	(1ULL << 0)
-#define LANDLOCK_ACCESS_NET_CONNECT_TCP	(1ULL << 1)
+#define LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)
+#define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
 #endif
 
 /* Scopes, ABI 6. */
 #ifndef LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
-#define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET	(1ULL << 0)
-#define LANDLOCK_SCOPE_SIGNAL			(1ULL << 1)
+#define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
 #endif
 
 /* landlock_restrict_self() flags, ABI 7. */
 #ifndef LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF
-#define LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF	(1U << 0)
-#define LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON		(1U << 1)
-#define LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF	(1U << 2)
+#define LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF (1U << 0)
+#define LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON (1U << 1)
+#define LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF (1U << 2)
 #endif
 
-#define LL_RULE_PATH_BENEATH	1
-#define LL_RULE_NET_PORT	2	/* unused: we never allow a port */
+#define LL_RULE_PATH_BENEATH 1
+#define LL_RULE_NET_PORT 2 /* unused: we never allow a port */
 
 struct ll_ruleset_attr {
 	uint64_t handled_access_fs;
-	uint64_t handled_access_net;	/* ABI 4 */
-	uint64_t scoped;		/* ABI 6 */
+	uint64_t handled_access_net; /* ABI 4 */
+	uint64_t scoped; /* ABI 6 */
 };
 
 struct ll_path_beneath_attr {
@@ -133,41 +133,39 @@ struct ll_net_port_attr {
 } __attribute__((packed));
 
 /* Every filesystem right we know (ABI 7 adds none after IOCTL_DEV). */
-#define LL_FS_ALL	((LANDLOCK_ACCESS_FS_IOCTL_DEV << 1) - 1)
+#define LL_FS_ALL ((LANDLOCK_ACCESS_FS_IOCTL_DEV << 1) - 1)
 /* The only rights a rule on a non-directory may carry. */
-#define LL_FS_FILE	(LANDLOCK_ACCESS_FS_EXECUTE | \
-			 LANDLOCK_ACCESS_FS_WRITE_FILE | \
-			 LANDLOCK_ACCESS_FS_READ_FILE | \
-			 LANDLOCK_ACCESS_FS_TRUNCATE | \
-			 LANDLOCK_ACCESS_FS_IOCTL_DEV)
-#define LL_FS_READ	(LANDLOCK_ACCESS_FS_EXECUTE | \
-			 LANDLOCK_ACCESS_FS_READ_FILE | \
-			 LANDLOCK_ACCESS_FS_READ_DIR)
+#define LL_FS_FILE                                                    \
+	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
+	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
+	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
+#define LL_FS_READ                                                   \
+	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | \
+	 LANDLOCK_ACCESS_FS_READ_DIR)
 /* Device nodes every process expects to open, and the terminal. */
-#define LL_FS_DEV	(LANDLOCK_ACCESS_FS_READ_FILE | \
-			 LANDLOCK_ACCESS_FS_WRITE_FILE | \
-			 LANDLOCK_ACCESS_FS_TRUNCATE | \
-			 LANDLOCK_ACCESS_FS_IOCTL_DEV)
+#define LL_FS_DEV                                                       \
+	(LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
+	 LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
 /* A rule we added on a canonical path, by that path. */
 struct ll_grant {
-	char *path;		/* NULL: free slot */
+	char *path; /* NULL: free slot */
 	uint64_t access;
 };
 
 struct ll {
 	const struct sbx_policy *p;
-	int full;		/* full mode: mounts hide and protect too */
-	int fd;			/* the ruleset */
-	uint64_t fs;		/* handled filesystem rights */
-	uint64_t net;		/* handled network rights */
+	int full; /* full mode: mounts hide and protect too */
+	int fd; /* the ruleset */
+	uint64_t fs; /* handled filesystem rights */
+	uint64_t net; /* handled network rights */
 	uint64_t scoped;
 	uint32_t restrict_flags;
 	struct sbx_err *err;
-	char path[PATH_MAX];	/* the directory being carved */
-	const char **hide;	/* hidden roots, tree order (sbx_path_cmp) */
+	char path[PATH_MAX]; /* the directory being carved */
+	const char **hide; /* hidden roots, tree order (sbx_path_cmp) */
 	size_t nhide;
-	struct ll_grant *grants;	/* see ll_covered() */
+	struct ll_grant *grants; /* see ll_covered() */
 	size_t ngrants, capgrants;
 };
 
@@ -200,20 +198,15 @@ static void ll_set_abi(struct ll *l, int abi)
 	case 2:
 		l->fs &= ~LANDLOCK_ACCESS_FS_TRUNCATE;
 		__attribute__((fallthrough));
-	case 3:
-		l->net = 0;
-		__attribute__((fallthrough));
+	case 3: l->net = 0; __attribute__((fallthrough));
 	case 4:
 		l->fs &= ~LANDLOCK_ACCESS_FS_IOCTL_DEV;
 		__attribute__((fallthrough));
-	case 5:
-		l->scoped = 0;
-		__attribute__((fallthrough));
+	case 5: l->scoped = 0; __attribute__((fallthrough));
 	case 6:
-		l->restrict_flags = 0;	/* no flags exist before ABI 7 */
+		l->restrict_flags = 0; /* no flags exist before ABI 7 */
 		break;
-	default:
-		break;
+	default: break;
 	}
 }
 
@@ -244,12 +237,14 @@ static int ll_check_net(const struct sbx_policy *p, int full, int abi,
 	if (full)
 		return 0;
 	if (p->net == SBX_NET_LOOPBACK)
-		return ll_fail(err, 0, "landlock: network = loopback needs a "
+		return ll_fail(err, 0,
+			       "landlock: network = loopback needs a "
 			       "private network namespace (full mode); without "
 			       "one the host's loopback and the internet are "
 			       "reachable");
 	if ((p->net == SBX_NET_OFF || p->net == SBX_NET_FILTERED) && abi < 4)
-		return ll_fail(err, 0, "landlock: network = %s cannot be "
+		return ll_fail(err, 0,
+			       "landlock: network = %s cannot be "
 			       "enforced by Landlock ABI %d (TCP rules need "
 			       "ABI 4, Linux 6.7) without a network namespace; "
 			       "only the seccomp socket filter would hold",
@@ -276,15 +271,14 @@ static int ll_check_net(const struct sbx_policy *p, int full, int abi,
  */
 static uint64_t ll_hash(const char *s, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
 
 	while (n--)
 		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
 	return h;
 }
 
-static struct ll_grant *ll_slot(const struct ll *l, const char *path,
-				size_t n)
+static struct ll_grant *ll_slot(const struct ll *l, const char *path, size_t n)
 {
 	size_t mask = l->capgrants - 1, i = ll_hash(path, n) & mask;
 
@@ -306,14 +300,14 @@ static void ll_note(struct ll *l, const char *path, uint64_t access)
 
 		l->grants = calloc(cap, sizeof(*l->grants));
 		if (!l->grants) {
-			l->grants = old;	/* keep what we have */
+			l->grants = old; /* keep what we have */
 			return;
 		}
 		l->capgrants = cap;
 		for (size_t i = 0; i < oldcap; i++)
 			if (old[i].path)
-				*ll_slot(l, old[i].path,
-					 strlen(old[i].path)) = old[i];
+				*ll_slot(l, old[i].path, strlen(old[i].path)) =
+					old[i];
 		free(old);
 	}
 	g = ll_slot(l, path, n);
@@ -346,7 +340,7 @@ static int ll_covered(const struct ll *l, const char *path, uint64_t access)
 		while (n > 1 && path[n - 1] != '/')
 			n--;
 		if (n > 1)
-			n--;	/* the slash, unless it is the root */
+			n--; /* the slash, unless it is the root */
 	}
 }
 
@@ -362,8 +356,8 @@ static void ll_grants_free(struct ll *l)
  * their target by its name could widen a hidden hierarchy.  dtype is the
  * entry's type from readdir (DT_UNKNOWN: ask fstat).  With note, the
  * path is canonical and the grant is recorded for ll_covered(). */
-static int ll_grant_fd(struct ll *l, int fd, uint64_t access,
-		       const char *what, unsigned char dtype, int note)
+static int ll_grant_fd(struct ll *l, int fd, uint64_t access, const char *what,
+		       unsigned char dtype, int note)
 {
 	struct ll_path_beneath_attr pb;
 	struct stat st;
@@ -383,8 +377,8 @@ static int ll_grant_fd(struct ll *l, int fd, uint64_t access,
 		return 0;
 	pb.allowed_access = access;
 	pb.parent_fd = fd;
-	if (syscall(__NR_landlock_add_rule, l->fd, LL_RULE_PATH_BENEATH,
-		    &pb, 0) == 0) {
+	if (syscall(__NR_landlock_add_rule, l->fd, LL_RULE_PATH_BENEATH, &pb,
+		    0) == 0) {
 		if (note)
 			ll_note(l, what, access);
 		return 0;
@@ -398,9 +392,10 @@ static int ll_grant_fd(struct ll *l, int fd, uint64_t access,
 }
 
 /* How ll_grant_path() treats a path. */
-#define LLG_CHECK	0x1	/* skip it when ll_covered(): the name is
+#define LLG_CHECK \
+	0x1 /* skip it when ll_covered(): the name is
 				 * where the rule lands (not a magic link) */
-#define LLG_NOTE	0x2	/* canonical (a rule root): record it */
+#define LLG_NOTE 0x2 /* canonical (a rule root): record it */
 
 /* A path that does not exist (or cannot be opened) gets no rule: that
  * only ever takes access away. */
@@ -488,7 +483,7 @@ static int ll_carve_entry(struct ll *l, int dfd, const char *name,
 	int fd, rc;
 
 	if (clen >= sizeof l->path || dtype == DT_LNK)
-		return 0;	/* unreachable by name anyway: grant nothing */
+		return 0; /* unreachable by name anyway: grant nothing */
 	if (sep)
 		l->path[len] = '/';
 	memcpy(l->path + len + sep, name, nlen + 1);
@@ -498,8 +493,8 @@ static int ll_carve_entry(struct ll *l, int dfd, const char *name,
 		/* O_NOFOLLOW: a symlink on the way is not descended into;
 		 * roots are resolved by the engine, so that only happens if
 		 * the tree changed, and then the entry simply gets nothing. */
-		fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			    O_CLOEXEC);
+		fd = openat(dfd, name,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		rc = fd < 0 ? 0 : ll_carve_dir(l, fd, access, clen);
 	} else if (ll_covered(l, l->path, access & l->fs)) {
 		rc = 0;
@@ -550,12 +545,9 @@ static int ll_carve_dir(struct ll *l, int dfd, uint64_t access, size_t len)
 static uint64_t ll_mode_access(enum sbx_pmode mode)
 {
 	switch (mode) {
-	case SBX_RW:
-		return LL_FS_ALL;
-	case SBX_RO:
-		return LL_FS_READ;
-	case SBX_HIDE:
-		break;
+	case SBX_RW: return LL_FS_ALL;
+	case SBX_RO: return LL_FS_READ;
+	case SBX_HIDE: break;
 	}
 	return 0;
 }
@@ -587,10 +579,10 @@ static int ll_apply_rule(struct ll *l, const struct sbx_path_rule *r)
 	if (r->rootlen >= sizeof l->path)
 		return 0;
 	dfd = open(r->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)	/* missing, or a file: nothing can hide below it */
-		return errno == ENOTDIR ?
-		       ll_grant_path(l, r->root, access,
-				     LLG_CHECK | LLG_NOTE) : 0;
+	if (dfd < 0) /* missing, or a file: nothing can hide below it */
+		return errno == ENOTDIR ? ll_grant_path(l, r->root, access,
+							LLG_CHECK | LLG_NOTE)
+					: 0;
 	memcpy(l->path, r->root, r->rootlen + 1);
 	return ll_carve_dir(l, dfd, access, r->rootlen);
 }
@@ -661,19 +653,22 @@ static int ll_grant_stdio(struct ll *l)
 static int ll_grant_basics(struct ll *l)
 {
 	static const char *const dev[] = {
-		"/dev/null", "/dev/zero", "/dev/full", "/dev/random",
-		"/dev/urandom", "/dev/tty",
+		"/dev/null",   "/dev/zero",    "/dev/full",
+		"/dev/random", "/dev/urandom", "/dev/tty",
 	};
 	int rc = 0;
 
 	for (size_t i = 0; i < sizeof dev / sizeof dev[0] && rc == 0; i++)
 		rc = ll_grant_path(l, dev[i], LL_FS_DEV, LLG_CHECK);
 	if (rc == 0)
-		rc = ll_grant_path(l, "/proc", LANDLOCK_ACCESS_FS_READ_FILE |
-				   LANDLOCK_ACCESS_FS_READ_DIR, LLG_CHECK);
+		rc = ll_grant_path(l, "/proc",
+				   LANDLOCK_ACCESS_FS_READ_FILE |
+					   LANDLOCK_ACCESS_FS_READ_DIR,
+				   LLG_CHECK);
 	if (rc == 0 && l->full)
-		rc = ll_grant_path(l, "/dev/pts", LL_FS_DEV |
-				   LANDLOCK_ACCESS_FS_READ_DIR, LLG_CHECK);
+		rc = ll_grant_path(l, "/dev/pts",
+				   LL_FS_DEV | LANDLOCK_ACCESS_FS_READ_DIR,
+				   LLG_CHECK);
 	if (rc == 0 && l->full)
 		rc = ll_grant_path(l, "/dev/ptmx", LL_FS_DEV, LLG_CHECK);
 	if (rc == 0)
@@ -692,8 +687,8 @@ static int ll_create(struct ll *l)
 	/* The full struct is fine on older kernels: they accept a larger
 	 * size as long as the fields they do not know are zero, and the
 	 * ABI switch zeroed them. */
-	l->fd = (int)syscall(__NR_landlock_create_ruleset, &attr,
-			     sizeof attr, 0);
+	l->fd = (int)syscall(__NR_landlock_create_ruleset, &attr, sizeof attr,
+			     0);
 	if (l->fd < 0)
 		return ll_fail(l->err, errno,
 			       "landlock: cannot create the ruleset");
@@ -705,21 +700,23 @@ static int ll_restrict(struct ll *l)
 	/* Required unless we hold CAP_SYS_ADMIN, and wanted anyway: set-uid
 	 * binaries must not run with the policy's blind spots. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return ll_fail(l->err, errno, "landlock: cannot set no_new_privs");
+		return ll_fail(l->err, errno,
+			       "landlock: cannot set no_new_privs");
 	if (syscall(__NR_landlock_restrict_self, l->fd, l->restrict_flags) < 0)
 		return ll_fail(l->err, errno,
 			       "landlock: cannot enforce the ruleset");
 	return 0;
 }
 
-int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode,
-		       int abi, struct sbx_err *err)
+int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode, int abi,
+		       struct sbx_err *err)
 {
 	struct ll l;
 	int rc = 0;
 
 	if (abi < 1)
-		return ll_fail(err, 0, "landlock: not available on this kernel");
+		return ll_fail(err, 0,
+			       "landlock: not available on this kernel");
 	memset(&l, 0, sizeof l);
 	l.p = p;
 	l.full = mode == SBX_KMODE_FULL;

@@ -89,11 +89,11 @@
 #define SBX_RESOLVE_NO_MAGICLINKS 0x02
 #define SBX_RESOLVE_NO_SYMLINKS 0x04
 
-struct sbx_mount_attr {		/* struct mount_attr, MOUNT_ATTR_SIZE_VER0 */
+struct sbx_mount_attr { /* struct mount_attr, MOUNT_ATTR_SIZE_VER0 */
 	uint64_t attr_set, attr_clr, propagation, userns_fd;
 };
 
-struct sbx_open_how {		/* struct open_how */
+struct sbx_open_how { /* struct open_how */
 	uint64_t flags, mode, resolve;
 };
 
@@ -103,31 +103,31 @@ struct sbx_open_how {		/* struct open_how */
 
 /* What one item asks for, in processing order at equal length. */
 enum mkind {
-	MK_RW,		/* bind the root onto itself read-write */
-	MK_TMP,		/* the private /tmp */
-	MK_RO,		/* read-only, where our own mounts made it writable
+	MK_RW, /* bind the root onto itself read-write */
+	MK_TMP, /* the private /tmp */
+	MK_RO, /* read-only, where our own mounts made it writable
 			 * or covered it */
-	MK_HIDE,	/* empty tmpfs over a directory, /dev/null over
+	MK_HIDE, /* empty tmpfs over a directory, /dev/null over
 			 * anything else */
 };
 
 struct mitem {
-	char *path;		/* owned copy */
+	char *path; /* owned copy */
 	size_t len;
 	enum mkind kind;
-	int src;		/* pinned before anything was covered, or -1 */
-	int isdir;		/* src is a directory; -1: not asked yet */
+	int src; /* pinned before anything was covered, or -1 */
+	int isdir; /* src is a directory; -1: not asked yet */
 };
 
 /* A mount we made: its kind decides what may happen below it. */
 enum dkind {
-	D_RW,			/* writable bind of a host tree */
-	D_MID,			/* self-bind of a directory above a protected
+	D_RW, /* writable bind of a host tree */
+	D_MID, /* self-bind of a directory above a protected
 				 * path, only there to make renames fail */
-	D_RO,			/* read-only bind */
-	D_TMPFS,		/* writable tmpfs (/tmp) */
-	D_TMPFS_RO,		/* tmpfs made read-only at the end */
-	D_FILE,			/* /dev/null over a hidden file */
+	D_RO, /* read-only bind */
+	D_TMPFS, /* writable tmpfs (/tmp) */
+	D_TMPFS_RO, /* tmpfs made read-only at the end */
+	D_FILE, /* /dev/null over a hidden file */
 };
 
 struct mdone {
@@ -151,8 +151,8 @@ struct mctx {
 	size_t dixcap;
 };
 
-__attribute__((format(printf, 2, 3)))
-static int fail(struct mctx *c, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int fail(struct mctx *c,
+						      const char *fmt, ...)
 {
 	va_list ap;
 	int e = errno;
@@ -236,10 +236,12 @@ static unsigned long attr_to_ms(uint64_t a)
  * ones (atime flags included: they may be locked) are read back first. */
 static int remount_one(const char *path, uint64_t set, uint64_t clr)
 {
-	static const struct { unsigned long st, ms; } map[] = {
-		{ ST_RDONLY, MS_RDONLY }, { ST_NOSUID, MS_NOSUID },
-		{ ST_NODEV, MS_NODEV }, { ST_NOEXEC, MS_NOEXEC },
-		{ ST_NOATIME, MS_NOATIME }, { ST_NODIRATIME, MS_NODIRATIME },
+	static const struct {
+		unsigned long st, ms;
+	} map[] = {
+		{ ST_RDONLY, MS_RDONLY },     { ST_NOSUID, MS_NOSUID },
+		{ ST_NODEV, MS_NODEV },	      { ST_NOEXEC, MS_NOEXEC },
+		{ ST_NOATIME, MS_NOATIME },   { ST_NODIRATIME, MS_NODIRATIME },
 		{ ST_RELATIME, MS_RELATIME },
 	};
 	unsigned long fl = 0;
@@ -261,8 +263,8 @@ static void unescape(char *s)
 	char *d = s;
 
 	for (; *s; s++, d++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
 			*d = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
 				    (s[3] - '0'));
 			s += 3;
@@ -337,7 +339,7 @@ static int bind_fds(int src, int tgt)
 
 static uint64_t path_hash(const char *s, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
 
 	while (n--)
 		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
@@ -374,7 +376,7 @@ static void dix_add(struct mctx *c, size_t i)
 		for (size_t k = 0; k < c->ndone; k++)
 			*dix_slot(c, c->done[k].path, c->done[k].len) =
 				(uint32_t)k + 1;
-		return;		/* i < ndone was among them */
+		return; /* i < ndone was among them */
 	}
 	if (c->dixcap)
 		*dix_slot(c, c->done[i].path, c->done[i].len) = (uint32_t)i + 1;
@@ -428,7 +430,7 @@ static const struct mdone *deepest(const struct mctx *c, const char *path)
 		while (n > 1 && path[n - 1] != '/')
 			n--;
 		if (n > 1)
-			n--;	/* the slash, unless it is the root */
+			n--; /* the slash, unless it is the root */
 	}
 }
 
@@ -467,8 +469,10 @@ static int make_in_tmpfs(const struct mdone *anc, const char *path, int isdir)
 		if (mkdirat(dfd, rel, 0755) < 0)
 			goto out;
 	} else {
-		fd = openat(dfd, rel, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-			    O_CLOEXEC, 0644);
+		fd = openat(dfd, rel,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				    O_CLOEXEC,
+			    0644);
 		if (fd < 0)
 			goto out;
 		close(fd);
@@ -614,17 +618,18 @@ static int bind_ro_fds(int src, int tgt)
 	};
 	int t, rc;
 
-	t = (int)syscall(SYS_open_tree, src, "", OPEN_TREE_CLONE |
-			 O_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH);
+	t = (int)syscall(SYS_open_tree, src, "",
+			 OPEN_TREE_CLONE | O_CLOEXEC | AT_RECURSIVE |
+				 AT_EMPTY_PATH);
 	if (t < 0)
 		return errno == ENOSYS ? 0 : -1;
-	rc = (int)syscall(SYS_mount_setattr, t, "", AT_EMPTY_PATH |
-			  AT_RECURSIVE, &a, sizeof a);
+	rc = (int)syscall(SYS_mount_setattr, t, "",
+			  AT_EMPTY_PATH | AT_RECURSIVE, &a, sizeof a);
 	if (rc == 0)
 		rc = (int)syscall(SYS_move_mount, t, "", tgt, "",
 				  MOVE_MOUNT_F_EMPTY_PATH |
-				  MOVE_MOUNT_T_EMPTY_PATH);
-	close_keep_errno(t);	/* a detached copy goes away with it */
+					  MOVE_MOUNT_T_EMPTY_PATH);
+	close_keep_errno(t); /* a detached copy goes away with it */
 	if (rc < 0)
 		return errno == ENOSYS ? 0 : -1;
 	return 1;
@@ -635,10 +640,12 @@ static int bind_ro(struct mctx *c, struct mitem *it, int tgt)
 {
 	int r = bind_ro_fds(it->src, tgt);
 
-	if (r == 0)	/* older kernel: bind, then remount read-only */
-		r = bind_fds(it->src, tgt) < 0 ? -1 :
-		    set_attr(it->path, 1, MOUNT_ATTR_RDONLY | ATTR_SECURE, 0) <
-		    0 ? -2 : 1;
+	if (r == 0) /* older kernel: bind, then remount read-only */
+		r = bind_fds(it->src, tgt) < 0 ? -1
+		    : set_attr(it->path, 1, MOUNT_ATTR_RDONLY | ATTR_SECURE,
+			       0) < 0
+			    ? -2
+			    : 1;
 	if (r == -1)
 		return fail(c, "mount view: bind '%s': %s", it->path,
 			    strerror(errno));
@@ -663,9 +670,9 @@ static int apply_ro(struct mctx *c, struct mitem *it)
 	if (!anc || anc->kind == D_RO || anc->kind == D_FILE)
 		return 0;
 	tgt = item_target(c, it);
-	if (tgt >= 0 && (anc->kind == D_RW || anc->kind == D_MID ||
-			 anc->kind == D_TMPFS)) {
-		size_t from = anc->len;	/* record() may move c->done */
+	if (tgt >= 0 &&
+	    (anc->kind == D_RW || anc->kind == D_MID || anc->kind == D_TMPFS)) {
+		size_t from = anc->len; /* record() may move c->done */
 		size_t before = c->ndone;
 
 		if (pin_parents(c, from, it) < 0) {
@@ -678,9 +685,10 @@ static int apply_ro(struct mctx *c, struct mitem *it)
 		}
 	}
 	if (tgt < 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 :
-		       fail(c, "mount view: cannot resolve '%s': %s",
-			    it->path, strerror(errno));
+		return errno == ENOENT || errno == ENOTDIR
+			       ? 0
+			       : fail(c, "mount view: cannot resolve '%s': %s",
+				      it->path, strerror(errno));
 	rc = bind_ro(c, it, tgt);
 	close_keep_errno(tgt);
 	return rc;
@@ -714,9 +722,10 @@ static int apply_hide(struct mctx *c, struct mitem *it)
 		return 0;
 	tgt = target(c, it->path, 0, 0);
 	if (tgt < 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 :
-		       fail(c, "mount view: cannot resolve '%s': %s",
-			    it->path, strerror(errno));
+		return errno == ENOENT || errno == ENOTDIR
+			       ? 0
+			       : fail(c, "mount view: cannot resolve '%s': %s",
+				      it->path, strerror(errno));
 	if (!item_is_dir(it)) {
 		rc = hide_file(c, it, tgt);
 		close(tgt);
@@ -775,8 +784,7 @@ static int add_item(struct mctx *c, const char *path, enum mkind kind)
 
 /* A read-only extra, by its real path; silently absent when it does not
  * exist.  dir: bind the containing directory instead. */
-static int add_real(struct mctx *c, const char *path, int dir,
-		    enum mkind kind)
+static int add_real(struct mctx *c, const char *path, int dir, enum mkind kind)
 {
 	char real[PATH_MAX], *slash;
 
@@ -808,8 +816,9 @@ static int collect_rules(struct mctx *c)
 		if (r->flags & SBX_RF_TMP)
 			k = MK_TMP;
 		else
-			k = r->mode == SBX_RW ? MK_RW :
-			    r->mode == SBX_RO ? MK_RO : MK_HIDE;
+			k = r->mode == SBX_RW	? MK_RW
+			    : r->mode == SBX_RO ? MK_RO
+						: MK_HIDE;
 		if (add_item(c, r->root, k) < 0)
 			return -1;
 	}
@@ -834,8 +843,9 @@ static int collect_extras(struct mctx *c)
 		return -1;
 	/* The store of compiled policies holds other projects' too: hide
 	 * it, and bring back this run's file alone. */
-	if (c->l->policy_file && (add_real(c, c->l->policy_file, 1, MK_HIDE) < 0 ||
-				  add_real(c, c->l->policy_file, 0, MK_RO) < 0))
+	if (c->l->policy_file &&
+	    (add_real(c, c->l->policy_file, 1, MK_HIDE) < 0 ||
+	     add_real(c, c->l->policy_file, 0, MK_RO) < 0))
 		return -1;
 	if (c->l->shim_path && add_real(c, c->l->shim_path, 0, MK_RO) < 0)
 		return -1;
@@ -874,10 +884,12 @@ static int pin_items(struct mctx *c)
 		    errno == EACCES)
 			continue;
 		if (errno == ELOOP)
-			return fail(c, "mount view: '%s' is or passes through "
+			return fail(c,
+				    "mount view: '%s' is or passes through "
 				    "a symlink (dangling, or changed after the "
 				    "policy was built): refusing to mount over "
-				    "it", it->path);
+				    "it",
+				    it->path);
 		return fail(c, "mount view: cannot open '%s': %s", it->path,
 			    strerror(errno));
 	}
@@ -893,18 +905,10 @@ static int apply_items(struct mctx *c)
 		struct mitem *it = &c->items[i];
 
 		switch (it->kind) {
-		case MK_RW:
-			r = it->src < 0 ? 0 : apply_rw(c, it);
-			break;
-		case MK_TMP:
-			r = apply_tmp(c, it);
-			break;
-		case MK_RO:
-			r = it->src < 0 ? 0 : apply_ro(c, it);
-			break;
-		case MK_HIDE:
-			r = apply_hide(c, it);
-			break;
+		case MK_RW: r = it->src < 0 ? 0 : apply_rw(c, it); break;
+		case MK_TMP: r = apply_tmp(c, it); break;
+		case MK_RO: r = it->src < 0 ? 0 : apply_ro(c, it); break;
+		case MK_HIDE: r = apply_hide(c, it); break;
 		}
 	}
 	return r < 0 ? -1 : 0;
@@ -970,7 +974,7 @@ static int mount_dev(struct mctx *c)
 	char buf[32];
 	size_t i;
 
-	for (i = 0; i < NDEV; i++) {	/* before the tmpfs covers them */
+	for (i = 0; i < NDEV; i++) { /* before the tmpfs covers them */
 		char path[64];
 
 		snprintf(path, sizeof path, "/dev/%s", dev_nodes[i]);
@@ -1010,9 +1014,11 @@ static int mount_proc(struct mctx *c)
 		   MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	close_keep_errno(tgt);
 	if (rc < 0)
-		return fail(c, "mount view: fresh /proc: %s (the host's /proc "
+		return fail(c,
+			    "mount view: fresh /proc: %s (the host's /proc "
 			    "must not have parts of it covered by other "
-			    "mounts)", strerror(errno));
+			    "mounts)",
+			    strerror(errno));
 	return 0;
 }
 
@@ -1070,13 +1076,12 @@ int sbx_mounts_setup(const struct sbx_launch *l, struct sbx_err *err)
 	    collect_extras(&c) < 0)
 		goto out;
 	qsort(c.items, c.nitems, sizeof *c.items, item_cmp);
-	if (pin_items(&c) < 0 || make_readonly(&c) < 0 ||
-	    apply_items(&c) < 0 || mount_dev(&c) < 0 || mount_proc(&c) < 0 ||
-	    seal(&c) < 0)
+	if (pin_items(&c) < 0 || make_readonly(&c) < 0 || apply_items(&c) < 0 ||
+	    mount_dev(&c) < 0 || mount_proc(&c) < 0 || seal(&c) < 0)
 		goto out;
 	rc = 0;
 out:
-	ctx_free(&c);	/* the pinned host descriptors must not reach the
+	ctx_free(&c); /* the pinned host descriptors must not reach the
 			 * command (LCH-02) */
 	return rc;
 }

@@ -75,11 +75,11 @@
 
 /* Channel messages, children -> supervisor. */
 enum {
-	MSG_FAIL = 1,		/* text: layer and reason; nothing will run */
-	MSG_WARN,		/* text: what is not enforced (fallback warn) */
-	MSG_EXEC,		/* val: errno of the failed exec */
-	MSG_STATUS,		/* val: the command's wait status, from pid 1 */
-	MSG_REPORT,		/* SCM_RIGHTS: the bound report socket */
+	MSG_FAIL = 1, /* text: layer and reason; nothing will run */
+	MSG_WARN, /* text: what is not enforced (fallback warn) */
+	MSG_EXEC, /* val: errno of the failed exec */
+	MSG_STATUS, /* val: the command's wait status, from pid 1 */
+	MSG_REPORT, /* SCM_RIGHTS: the bound report socket */
 };
 
 struct chan_msg {
@@ -98,20 +98,20 @@ struct sup {
 	struct sbx_exit *x;
 	struct sbx_err *err;
 	enum sbx_kmode mode;
-	char **envp;		/* what the command gets */
-	char *own[6];		/* the variables we added */
+	char **envp; /* what the command gets */
+	char *own[6]; /* the variables we added */
 	char report_name[64];
-	int chan[2];		/* [0] supervisor, [1] children until exec */
-	int sync[2];		/* full mode: the "maps written, go" byte */
-	int cfd[3];		/* dup'ed onto 0, 1, 2 in the child, or -1 */
-	int cpipe[3];		/* our pipe ends that belong to the child */
+	int chan[2]; /* [0] supervisor, [1] children until exec */
+	int sync[2]; /* full mode: the "maps written, go" byte */
+	int cfd[3]; /* dup'ed onto 0, 1, 2 in the child, or -1 */
+	int cpipe[3]; /* our pipe ends that belong to the child */
 	int fd[P_N];
 	sigset_t oldmask;
 	struct sigaction oldchld;
 	int signals_set;
 	int old_dumpable, old_subreaper, subreaper_set;
 	pid_t self, child;
-	unsigned long long child_start;	/* clock ticks since boot */
+	unsigned long long child_start; /* clock ticks since boot */
 	int child_done, child_status;
 	int cmd_status_known, cmd_status;
 	int failed, clone_failed, exec_errno, timed_out;
@@ -119,8 +119,8 @@ struct sup {
 	uint64_t t0, t_end, deadline;
 };
 
-__attribute__((format(printf, 2, 3)))
-static int errf(struct sbx_err *e, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int errf(struct sbx_err *e,
+						      const char *fmt, ...)
 {
 	va_list ap;
 	int saved = errno;
@@ -170,10 +170,10 @@ static void chan_put(int fd, int kind, int val, const char *text)
 	errno = saved;
 }
 
-__attribute__((format(printf, 3, 4)))
-static void chan_say(int fd, int kind, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void chan_say(int fd, int kind,
+							   const char *fmt, ...)
 {
-	char text[sizeof ((struct chan_msg *)0)->text];
+	char text[sizeof((struct chan_msg *)0)->text];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -192,8 +192,10 @@ static int chan_send_fd(int chan, int fd)
 	struct chan_msg m;
 	struct iovec iov = { .iov_base = &m, .iov_len = sizeof m };
 	struct msghdr mh = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = u.b, .msg_controllen = sizeof u.b,
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = u.b,
+		.msg_controllen = sizeof u.b,
 	};
 	struct cmsghdr *c;
 
@@ -303,7 +305,11 @@ static int cloexec_all(void)
 
 static int set_limits(const struct sbx_limits *lim, struct sbx_err *e)
 {
-	const struct { int res; uint64_t v; const char *name; } t[] = {
+	const struct {
+		int res;
+		uint64_t v;
+		const char *name;
+	} t[] = {
 		{ RLIMIT_CPU, lim->cpu, "cpu" },
 		{ RLIMIT_AS, lim->memory, "memory" },
 		{ RLIMIT_NOFILE, lim->nofile, "nofile" },
@@ -337,11 +343,10 @@ static int set_limits(const struct sbx_limits *lim, struct sbx_err *e)
 	return 0;
 }
 
-#define SECBITS_ALL_LOCKED						\
-	(SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |				\
-	 SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED |	\
-	 SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |	\
-	 SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED)
+#define SECBITS_ALL_LOCKED                                               \
+	(SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP | \
+	 SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED |       \
+	 SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED)
 
 /* Drop every capability for good.  In full mode a process holds every
  * capability of its user namespace, which owns the mount namespace: with
@@ -437,19 +442,19 @@ static void report_socket(const struct sup *s)
 {
 	struct sockaddr_un a;
 	size_t n = strlen(s->report_name);
-	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
-				    1 + n);
+	socklen_t len =
+		(socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
 	int one = 1, fd;
 
 	memset(&a, 0, sizeof a);
 	a.sun_family = AF_UNIX;
-	memcpy(a.sun_path + 1, s->report_name, n);	/* abstract: \0name */
+	memcpy(a.sun_path + 1, s->report_name, n); /* abstract: \0name */
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 ||
-	    bind(fd, (struct sockaddr *)&a, len) < 0 ||
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0 ||
 	    chan_send_fd(s->chan[1], fd) < 0)
-		chan_say(s->chan[1], MSG_WARN, "the refusal report channel "
+		chan_say(s->chan[1], MSG_WARN,
+			 "the refusal report channel "
 			 "is not available: %m");
 	if (fd >= 0)
 		close(fd);
@@ -513,7 +518,7 @@ static int exec_path(char *const argv[], char *const envp[])
 		e = ENAMETOOLONG;
 		if (dl + 1 + flen < sizeof buf) {
 			memcpy(buf, p, dl);
-			if (dl)	/* an empty entry is the current directory */
+			if (dl) /* an empty entry is the current directory */
 				buf[dl++] = '/';
 			memcpy(buf + dl, file, flen + 1);
 			e = try_exec(buf, argv, envp);
@@ -524,7 +529,7 @@ static int exec_path(char *const argv[], char *const envp[])
 			if (access(buf, F_OK) == 0)
 				eacces = 1;
 		} else if (e != ENOENT && e != ENOTDIR && e != ENAMETOOLONG &&
-			 e != ESTALE && e != ENODEV && e != ETIMEDOUT)
+			   e != ESTALE && e != ENODEV && e != ETIMEDOUT)
 			return e;
 		if (!*q)
 			break;
@@ -544,11 +549,13 @@ static void __attribute__((noreturn)) cmd_main(const struct sup *s)
 
 	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	if (!l->keep_tty)
-		setsid();	/* TTY-01: no terminal shared with the caller */
+		setsid(); /* TTY-01: no terminal shared with the caller */
 	hygiene(s);
 	if (l->workdir && chdir(l->workdir) < 0) {
-		chan_say(s->chan[1], MSG_FAIL, "cannot enter the working "
-			 "directory '%s' in the sandbox: %m", l->workdir);
+		chan_say(s->chan[1], MSG_FAIL,
+			 "cannot enter the working "
+			 "directory '%s' in the sandbox: %m",
+			 l->workdir);
 		_exit(125);
 	}
 	if (sbx_landlock_apply(l->pol, s->mode,
@@ -585,7 +592,7 @@ static int proc_stat(pid_t pid, pid_t *ppid, unsigned long long *start)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	p = strrchr(buf, ')');	/* the name may contain anything */
+	p = strrchr(buf, ')'); /* the name may contain anything */
 	if (!p)
 		return -1;
 	for (f = 2; p && f < 22; f++) {
@@ -694,8 +701,10 @@ static int has_children(void)
 	siginfo_t si;
 
 	memset(&si, 0, sizeof si);
-	return waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | WCONTINUED |
-		      WNOHANG | WNOWAIT | __WALL) == 0 || errno != ECHILD;
+	return waitid(P_ALL, 0, &si,
+		      WEXITED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT |
+			      __WALL) == 0 ||
+	       errno != ECHILD;
 }
 
 /* Nothing the command started may outlive it (PRC-03): daemons, double
@@ -764,8 +773,8 @@ static void waited_signals(sigset_t *set)
  * inherited from the supervisor.  Terminal-generated ones (SI_KERNEL) are
  * not forwarded: the supervisor forwards those itself, or with keep_tty
  * the command got them from the terminal directly. */
-static void __attribute__((noreturn)) reaper_loop(const struct sup *s,
-						  pid_t cmd, int keeper)
+static void __attribute__((noreturn))
+reaper_loop(const struct sup *s, pid_t cmd, int keeper)
 {
 	sigset_t set;
 	siginfo_t si;
@@ -778,8 +787,8 @@ static void __attribute__((noreturn)) reaper_loop(const struct sup *s,
 	for (;;) {
 		if (sigwaitinfo(&set, &si) < 0)
 			continue;
-		if (keeper && (si.si_signo == SIGUSR2 ||
-			       getppid() != s->self)) {
+		if (keeper &&
+		    (si.si_signo == SIGUSR2 || getppid() != s->self)) {
 			kill_tree(getpid(), 0, 1, NULL, NULL);
 			_exit(125);
 		}
@@ -819,7 +828,7 @@ static void __attribute__((noreturn)) pid1_main(const struct sup *s)
 		layer_failed(s, "mount namespace", &e);
 	if (s->l->pol->net == SBX_NET_LOOPBACK && lo_up(&e) < 0)
 		layer_failed(s, "loopback network", &e);
-	if (drop_caps(&e) < 0)	/* pid 1 needs none of them any more */
+	if (drop_caps(&e) < 0) /* pid 1 needs none of them any more */
 		layer_failed(s, "capability drop", &e);
 	cmd = fork();
 	if (cmd == 0)
@@ -869,14 +878,10 @@ static void __attribute__((noreturn)) keeper_main(const struct sup *s)
 static const char *net_name(enum sbx_net n)
 {
 	switch (n) {
-	case SBX_NET_OFF:
-		return "off";
-	case SBX_NET_LOOPBACK:
-		return "loopback";
-	case SBX_NET_ON:
-		return "on";
-	case SBX_NET_FILTERED:
-		return "filtered";
+	case SBX_NET_OFF: return "off";
+	case SBX_NET_LOOPBACK: return "loopback";
+	case SBX_NET_ON: return "on";
+	case SBX_NET_FILTERED: return "filtered";
 	}
 	return "off";
 }
@@ -886,7 +891,9 @@ static const char *net_name(enum sbx_net n)
 static int env_ours(const struct sup *s, const char *e)
 {
 	static const char *const names[] = {
-		"SBXRUN=", "SBXRUN_NET=", "SBXRUN_REPORT=",
+		"SBXRUN=",
+		"SBXRUN_NET=",
+		"SBXRUN_REPORT=",
 	};
 	size_t i;
 
@@ -898,8 +905,8 @@ static int env_ours(const struct sup *s, const char *e)
 	return s->l->shim_path && strncmp(e, "LD_PRELOAD=", 11) == 0;
 }
 
-__attribute__((format(printf, 2, 3)))
-static int env_add(struct sup *s, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int env_add(struct sup *s,
+							 const char *fmt, ...)
 {
 	size_t n = 0, i = 0;
 	va_list ap;
@@ -1013,8 +1020,7 @@ static int open_io(struct sup *s)
 
 static int open_channels(struct sup *s)
 {
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0,
-		       s->chan) < 0)
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, s->chan) < 0)
 		return errf(s->err, "launch: channel: %m");
 	s->fd[P_CHAN] = s->chan[0];
 	if (lift(&s->fd[P_CHAN]) < 0 || lift(&s->chan[1]) < 0 ||
@@ -1037,7 +1043,7 @@ static int take_signals(struct sup *s)
 	waited_signals(&set);
 	sigaddset(&set, SIGPIPE);
 	memset(&dfl, 0, sizeof dfl);
-	dfl.sa_handler = SIG_DFL;	/* SIG_IGN would auto-reap */
+	dfl.sa_handler = SIG_DFL; /* SIG_IGN would auto-reap */
 	if (sigaction(SIGCHLD, &dfl, &s->oldchld) < 0 ||
 	    sigprocmask(SIG_BLOCK, &set, &s->oldmask) < 0)
 		return errf(s->err, "launch: signals: %m");
@@ -1119,7 +1125,8 @@ static int start_full(struct sup *s)
 		s->clone_failed = errno == EPERM || errno == EINVAL ||
 				  errno == ENOSPC || errno == EUSERS ||
 				  errno == EACCES || errno == ENOSYS;
-		return errf(s->err, "namespaces: clone(user, mount, pid, "
+		return errf(s->err,
+			    "namespaces: clone(user, mount, pid, "
 			    "ipc%s): %m (see sbxrun --status)",
 			    loop ? ", net" : "");
 	}
@@ -1128,7 +1135,7 @@ static int start_full(struct sup *s)
 	close_child_ends(s);
 	if (write_maps(s, pid) < 0) {
 		s->clone_failed = 1;
-		return -1;	/* the cleanup kills the child */
+		return -1; /* the cleanup kills the child */
 	}
 	if (write(s->sync[1], "g", 1) != 1)
 		return errf(s->err, "namespaces: sync: %m");
@@ -1202,7 +1209,7 @@ static void reap(struct sup *s)
 
 static void relay(struct sup *s, int sig)
 {
-	kill(s->child, sig);	/* pid 1 or the keeper forwards it */
+	kill(s->child, sig); /* pid 1 or the keeper forwards it */
 }
 
 static void on_signals(struct sup *s)
@@ -1276,12 +1283,8 @@ static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 				 m->text);
 		s->failed = 1;
 		break;
-	case MSG_WARN:
-		fprintf(stderr, "sbxrun: warning: %s\n", m->text);
-		break;
-	case MSG_EXEC:
-		s->exec_errno = m->val;
-		break;
+	case MSG_WARN: fprintf(stderr, "sbxrun: warning: %s\n", m->text); break;
+	case MSG_EXEC: s->exec_errno = m->val; break;
 	case MSG_STATUS:
 		s->cmd_status = m->val;
 		s->cmd_status_known = 1;
@@ -1307,8 +1310,10 @@ static int on_chan(struct sup *s)
 	struct chan_msg m;
 	struct iovec iov = { .iov_base = &m, .iov_len = sizeof m };
 	struct msghdr mh = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = u.b, .msg_controllen = sizeof u.b,
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = u.b,
+		.msg_controllen = sizeof u.b,
 	};
 	ssize_t n;
 	int fd;
@@ -1341,8 +1346,10 @@ static int on_report(struct sup *s)
 	char buf[16384];
 	struct iovec iov = { .iov_base = buf, .iov_len = sizeof buf };
 	struct msghdr mh = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = u.b, .msg_controllen = sizeof u.b,
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = u.b,
+		.msg_controllen = sizeof u.b,
 	};
 	struct cmsghdr *c;
 	struct ucred cr = { 0, 0, 0 };
@@ -1371,8 +1378,8 @@ static int on_output(struct sup *s, int slot)
 
 	if (n > 0) {
 		if (s->l->on_output)
-			s->l->on_output(s->l->output_ctx,
-					slot == P_OUT ? 1 : 2, buf, (size_t)n);
+			s->l->on_output(s->l->output_ctx, slot == P_OUT ? 1 : 2,
+					buf, (size_t)n);
 		return 1;
 	}
 	if (n == 0 || (errno != EAGAIN && errno != EINTR))
@@ -1460,11 +1467,11 @@ static int sup_finish(struct sup *s)
 	int st = s->cmd_status_known ? s->cmd_status : s->child_status;
 
 	if (s->failed)
-		return -1;	/* a layer failed closed: nothing ran */
+		return -1; /* a layer failed closed: nothing ran */
 	if (!s->cmd_status_known && !s->exec_errno && !s->timed_out &&
 	    WIFEXITED(st) && WEXITSTATUS(st) == 125)
 		return errf(s->err, "sandbox: set-up failed before the "
-			    "command ran");
+				    "command ran");
 	x->duration_ns = s->t_end - s->t0;
 	x->timed_out = s->timed_out;
 	if (s->exec_errno) {
@@ -1507,7 +1514,7 @@ static void restore_signals(struct sup *s)
 	sigemptyset(&pipe_set);
 	sigaddset(&pipe_set, SIGPIPE);
 	while (sigtimedwait(&pipe_set, NULL, &zero) > 0)
-		;	/* an EPIPE from the stdin feed must not kill us now */
+		; /* an EPIPE from the stdin feed must not kill us now */
 	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	sigaction(SIGCHLD, &s->oldchld, NULL);
 }
@@ -1521,7 +1528,7 @@ static void sup_cleanup(struct sup *s)
 	for (i = 0; i < P_N; i++)
 		close_fd(&s->fd[i]);
 	s->l->report_fd = -1;
-	s->chan[0] = -1;	/* was fd[P_CHAN] */
+	s->chan[0] = -1; /* was fd[P_CHAN] */
 	close_fd(&s->chan[1]);
 	close_fd(&s->sync[0]);
 	close_fd(&s->sync[1]);
@@ -1574,9 +1581,10 @@ int sbx_launch(struct sbx_launch *l, struct sbx_exit *x, struct sbx_err *err)
 		goto out;
 	s.t0 = now_ns();
 	if (l->pol->limits.timeout)
-		s.deadline = s.t0 + (l->pol->limits.timeout > 1000000000u ?
-				     UINT64_MAX / 2 :
-				     l->pol->limits.timeout * 1000000000u);
+		s.deadline =
+			s.t0 + (l->pol->limits.timeout > 1000000000u
+					? UINT64_MAX / 2
+					: l->pol->limits.timeout * 1000000000u);
 	if (sup_start(&s) < 0) {
 		if (s.clone_failed)
 			rc = SBX_LAUNCH_NO_USERNS;
