@@ -1,13 +1,22 @@
 #!/bin/sh
 # Install every Debian/Ubuntu package sbxrun needs to build, test, fuzz and
 # benchmark.  Non-interactive and idempotent: run it as often as you like.
-#   scripts/install-deps.sh          build + test dependencies
+#   scripts/install-deps.sh            build + test dependencies
+#   scripts/install-deps.sh --package  also what make check-package needs
+#                                      (the Debian package and a fresh root)
 set -eu
 
+# scdoc builds the man pages; man-db renders them in the tests; zsh and
+# fish load the generated completions in the tests.
 PKGS="build-essential pkg-config clang libclang-rt-14-dev
 libconfig-dev libxxhash-dev libseccomp-dev libjansson-dev libcmocka-dev
 bats jq git make python3 busybox-static bubblewrap iproute2 procps util-linux
-passwd tar"
+passwd tar scdoc man-db zsh fish"
+case "${1:-}" in
+--package) PKGS="$PKGS debhelper dpkg-dev fakeroot lintian debootstrap" ;;
+"") ;;
+*) echo "usage: install-deps.sh [--package]" >&2; exit 2 ;;
+esac
 
 missing=""
 for p in $PKGS; do

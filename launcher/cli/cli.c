@@ -186,6 +186,21 @@ static const struct optdef opts[] = {
 };
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
+/* Entry i of the table, for generated completions (completion.c); the
+ * short names are those sbx_cli_parse maps below. */
+int sbx_cli_option(size_t i, struct sbx_cli_optinfo *o)
+{
+	if (i >= NOPTS)
+		return 0;
+	*o = (struct sbx_cli_optinfo){ opts[i].name, opts[i].has_arg,
+				       i == 0		? 'c'
+				       : i == NOPTS - 1 ? 'h'
+				       : i == NOPTS - 2 ? 'V'
+							: 0,
+				       opts[i].meta, opts[i].help };
+	return 1;
+}
+
 void sbx_cli_usage(FILE *fp);
 void sbx_cli_usage(FILE *fp)
 {

@@ -5,6 +5,8 @@
 #ifndef SBX_CLI_H
 #define SBX_CLI_H
 
+#include <stdio.h>
+
 #include "sbx.h"
 
 /* Exit codes (DESIGN 9). */
@@ -48,5 +50,22 @@ struct cli {
 int sbx_cli_parse(struct cli *c, int argc, char **argv);
 int sbx_cli_main(int argc, char **argv);
 void sbx_cli_free(struct cli *c);
+
+/* The option table, read-only (cli.c): entry i, or 0 past the end.
+ * short_name is 0 for an option without one. */
+struct sbx_cli_optinfo {
+	const char *name;
+	int has_arg;
+	char short_name;
+	const char *meta; /* argument name, or NULL */
+	const char *help;
+};
+int sbx_cli_option(size_t i, struct sbx_cli_optinfo *o);
+
+/* Print the completion script of shell ("bash", "zsh" or "fish") for
+ * the option table (completion.c); datadir is where the shipped profiles
+ * are installed.  Returns 0, or -1 for an unknown shell or an option the
+ * completion rules name that the table lacks. */
+int sbx_cli_completion(FILE *fp, const char *shell, const char *datadir);
 
 #endif
