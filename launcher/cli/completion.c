@@ -58,7 +58,7 @@ static int load_opts(struct opt *o, size_t *n)
 		struct opt *x = &o[*n];
 		const char *m = x->i.meta ? x->i.meta : "";
 
-		x->kind = !x->i.has_arg			     ? ARG_NONE
+		x->kind = !x->i.has_arg				   ? ARG_NONE
 			  : strstr(m, "PATH") || strstr(m, "FILE") ? ARG_FILE
 								   : ARG_NONE;
 		x->words = NULL;
@@ -376,8 +376,12 @@ static void fish_spec(FILE *fp, const struct opt *o)
 		case ARG_DIR:
 			fputs(" -x -a '(__fish_complete_directories)'", fp);
 			break;
-		case ARG_PROFILE: fputs(" -r -a '(__sbxrun_profiles)'", fp); break;
-		case ARG_ENV: fputs(" -x -a '(set --names --export)'", fp); break;
+		case ARG_PROFILE:
+			fputs(" -r -a '(__sbxrun_profiles)'", fp);
+			break;
+		case ARG_ENV:
+			fputs(" -x -a '(set --names --export)'", fp);
+			break;
 		case ARG_WORDS:
 			fputs(" -x -a ", fp);
 			put_squoted(fp, o->words, 1);
