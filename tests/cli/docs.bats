@@ -181,3 +181,14 @@ bash_complete() {
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"cannot generate for 'tcsh'"* ]]
 }
+
+@test "GNUmakefile, debian/changelog and CHANGELOG.md agree on the version" {
+	v=$(sed -n 's/^VERSION *:= *//p' "$SBX_TOP/GNUmakefile")
+	[ -n "$v" ]
+	[[ "$(head -1 "$SBX_TOP/debian/changelog")" == "sbxrun ($v) "* ]]
+	grep -m1 '^## ' "$SBX_TOP/CHANGELOG.md" | grep -q "^## $v\\b"
+	run "$SBXRUN" --version
+	[ "$output" = "sbxrun $v" ]
+	# The man pages carry it too.
+	MANWIDTH=80 man -l "$MAN1" 2>/dev/null | tail -1 | grep -q "sbxrun $v"
+}
