@@ -28,7 +28,7 @@ expected() {
 		lib/libsbx.so.0 lib/libsbx.so lib/pkgconfig/sbx.pc include/sbx.h \
 		share/man/man1/sbxrun.1 share/man/man5/sbxrun.conf.5 \
 		share/bash-completion/completions/sbxrun \
-		share/zsh/vendor-completions/_sbxrun \
+		share/zsh/site-functions/_sbxrun \
 		share/fish/vendor_completions.d/sbxrun.fish
 	for p in "$SBX_TOP"/profiles/*.conf; do echo "share/sbxrun/profiles/${p##*/}"; done
 	for p in "$SBX_TOP"/conf/*.conf; do echo "share/sbxrun/conf/${p##*/}"; done
