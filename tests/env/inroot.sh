@@ -28,7 +28,7 @@ shift
 command -v bwrap >/dev/null || die "bubblewrap is not installed"
 [ "$(id -u)" = 0 ] || die "needs root (packages install as root)"
 
-args=(--bind "$root" / --bind /proc /proc --dev /dev --tmpfs /tmp --tmpfs /run
+args=(--bind "$root" / --bind /proc /proc --dev /dev --perms 1777 --tmpfs /tmp --tmpfs /run
 	--unshare-ipc --unshare-uts --hostname sbxrun-root --die-with-parent)
 [ -f /etc/resolv.conf ] && args+=(--ro-bind /etc/resolv.conf /etc/resolv.conf)
 while [ $# -gt 0 ]; do

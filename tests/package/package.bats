@@ -67,7 +67,7 @@ asuser() {
 
 @test "apt install ./sbxrun_*.deb puts sbxrun on PATH, and --version runs" {
 	local t0=$(date +%s)
-	run inroot 'apt-get update -qq && cd /mnt/deb &&
+	run inroot 'apt-get update -qq --error-on=any && cd /mnt/deb &&
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./sbxrun_*.deb ./libsbx0_*.deb'
 	echo "$output"
 	[ "$status" -eq 0 ]
