@@ -22,16 +22,8 @@
 #include <unistd.h>
 #include <linux/seccomp.h>
 
+#include "compat.h"
 #include "kernel.h"
-
-/* Carried here, like in landlock.c: the distribution's headers may be
- * older than the kernel. */
-#ifndef __NR_landlock_create_ruleset
-#define __NR_landlock_create_ruleset 444
-#endif
-#ifndef LANDLOCK_CREATE_RULESET_VERSION
-#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
-#endif
 
 /* ------------------------------------------------------------ helpers */
 

@@ -55,47 +55,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "kernel.h"
-
-/* UAPI bits carried here: the distribution headers may predate them. */
-#ifndef SYS_mount_setattr
-#define SYS_mount_setattr 442
-#endif
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
-#ifndef MOUNT_ATTR_RDONLY
-#define MOUNT_ATTR_RDONLY 0x00000001
-#define MOUNT_ATTR_NOSUID 0x00000002
-#define MOUNT_ATTR_NODEV 0x00000004
-#define MOUNT_ATTR_NOEXEC 0x00000008
-#endif
-#ifndef AT_RECURSIVE
-#define AT_RECURSIVE 0x8000
-#endif
-#ifndef SYS_open_tree
-#define SYS_open_tree 428
-#endif
-#ifndef SYS_move_mount
-#define SYS_move_mount 429
-#endif
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
-#ifndef MOVE_MOUNT_F_EMPTY_PATH
-#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
-#define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
-#endif
-#define SBX_RESOLVE_NO_MAGICLINKS 0x02
-#define SBX_RESOLVE_NO_SYMLINKS 0x04
-
-struct sbx_mount_attr { /* struct mount_attr, MOUNT_ATTR_SIZE_VER0 */
-	uint64_t attr_set, attr_clr, propagation, userns_fd;
-};
-
-struct sbx_open_how { /* struct open_how */
-	uint64_t flags, mode, resolve;
-};
 
 #define ATTR_SECURE (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 #define ATTR_SEALED (MOUNT_ATTR_RDONLY | ATTR_SECURE | MOUNT_ATTR_NOEXEC)

@@ -67,11 +67,8 @@
 #include <linux/capability.h>
 #include <linux/securebits.h>
 
+#include "compat.h"
 #include "kernel.h"
-
-#ifndef CLOSE_RANGE_CLOEXEC
-#define CLOSE_RANGE_CLOEXEC (1U << 2)
-#endif
 
 /* Channel messages, children -> supervisor. */
 enum {
