@@ -13,36 +13,6 @@
 
 #include "policy.h"
 
-static int fail(struct sbx_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int fail(struct sbx_err *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err) {
-		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-int sbx_errf(struct sbx_err *err, int errnum, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!err)
-		return -1;
-	va_start(ap, fmt);
-	n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-	va_end(ap);
-	if (errnum && n >= 0 && (size_t)n < sizeof err->msg)
-		snprintf(err->msg + n, sizeof err->msg - (size_t)n, ": %s",
-			 strerror(errnum));
-	return -1;
-}
-
 /* Grow an array of n elements of size sz to hold one more. */
 static int grow(void **v, size_t *cap, size_t n, size_t sz)
 {
@@ -423,7 +393,7 @@ int sbx_policy_add_path(struct sbx_policy *p, const char *root,
 	char norm[PATH_MAX];
 
 	if (sbx_path_norm(root, p->project, p->home, 1, norm, sizeof(norm)) < 0)
-		return fail(err, "bad path '%s': %s", root, strerror(errno));
+		return sbx_errf(err, errno, "bad path '%s'", root);
 	return add_normalised(p, norm, mode, flags, src, err);
 }
 
@@ -440,7 +410,7 @@ static int add_normalised(struct sbx_policy *p, const char *norm,
 	if (!r) {
 		if (grow((void **)&p->rules, &p->caprules, p->nrules,
 			 sizeof(*r)) < 0)
-			return fail(err, "out of memory");
+			return sbx_errf(err, 0, "out of memory");
 		r = &p->rules[p->nrules++];
 		memset(r, 0, sizeof(*r));
 	} else if (r != &p->rules[p->nrules - 1]) {
@@ -454,14 +424,14 @@ static int add_normalised(struct sbx_policy *p, const char *norm,
 		r->root = strdup(norm);
 		if (!r->root) {
 			rix_drop(p);
-			return fail(err, "out of memory");
+			return sbx_errf(err, 0, "out of memory");
 		}
 		rix_swapped(p, at, p->nrules - 1);
 	}
 	if (!r->root)
 		r->root = strdup(norm);
 	if (!r->root)
-		return fail(err, "out of memory");
+		return sbx_errf(err, 0, "out of memory");
 	r->rootlen = strlen(norm);
 	r->mode = mode;
 	/* Everything hidden is treated as a secret in explanations. */
@@ -494,10 +464,11 @@ int sbx_policy_add_exec(struct sbx_policy *p, const char *program,
 	struct sbx_exec_rule *e;
 
 	if (nargs > SBX_MAX_EXEC_ARGS)
-		return fail(err, "at most %d args patterns per exec rule",
-			    SBX_MAX_EXEC_ARGS);
+		return sbx_errf(err, 0,
+				"at most %d args patterns per exec rule",
+				SBX_MAX_EXEC_ARGS);
 	if (grow((void **)&p->exec, &p->capexec, p->nexec, sizeof(*e)) < 0)
-		return fail(err, "out of memory");
+		return sbx_errf(err, 0, "out of memory");
 	e = &p->exec[p->nexec];
 	memset(e, 0, sizeof(*e));
 	e->program = strdup(program);
@@ -529,21 +500,22 @@ static int is_system_dir(const char *d)
 static int check_project(const struct sbx_policy *p, struct sbx_err *err)
 {
 	if (!p->project)
-		return fail(err, "no project directory");
+		return sbx_errf(err, 0, "no project directory");
 	if (p->allow_unsafe_project)
 		return 0;
 	if (is_system_dir(p->project))
-		return fail(err,
-			    "refusing to make '%s' the writable project: "
-			    "it is a system directory (run from your project, "
-			    "use --workdir, or force with --unsafe-project)",
-			    p->project);
+		return sbx_errf(
+			err, 0,
+			"refusing to make '%s' the writable project: "
+			"it is a system directory (run from your project, "
+			"use --workdir, or force with --unsafe-project)",
+			p->project);
 	if (p->home && strcmp(p->project, p->home) == 0)
-		return fail(err,
-			    "refusing to make your home directory '%s' "
-			    "the writable project (run from a project "
-			    "directory, or force with --unsafe-project)",
-			    p->project);
+		return sbx_errf(err, 0,
+				"refusing to make your home directory '%s' "
+				"the writable project (run from a project "
+				"directory, or force with --unsafe-project)",
+				p->project);
 	return 0;
 }
 
@@ -561,12 +533,11 @@ static int protect_root(struct sbx_policy *p, const char *e, char *out,
 	struct stat st;
 
 	if (sbx_path_norm(e, p->project, p->home, 0, out, outsz) < 0)
-		return fail(err, "bad protected path '%s': %s", e,
-			    strerror(errno));
+		return sbx_errf(err, errno, "bad protected path '%s'", e);
 	if (!sbx_path_within(out, p->project, plen))
 		return sbx_path_norm(e, p->project, p->home, 1, out, outsz) < 0
-			       ? fail(err, "bad protected path '%s': %s", e,
-				      strerror(errno))
+			       ? sbx_errf(err, errno, "bad protected path '%s'",
+					  e)
 			       : 0;
 	for (size_t i = plen + 1; i <= strlen(out); i++) {
 		char save = out[i];
@@ -575,8 +546,8 @@ static int protect_root(struct sbx_policy *p, const char *e, char *out,
 			continue;
 		out[i] = '\0';
 		if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
-			return fail(
-				err,
+			return sbx_errf(
+				err, 0,
 				"protected path '%s' is a symbolic link; "
 				"sbxrun cannot keep it read-only (replace it "
 				"with a real file or directory, or remove it)",
@@ -795,15 +766,15 @@ static int norm_project(struct sbx_policy *p, struct sbx_err *err)
 	char *d;
 
 	if (!p->project)
-		return fail(err, "no project directory");
+		return sbx_errf(err, 0, "no project directory");
 	if (sbx_path_norm(p->project, "/", p->home, 1, norm, sizeof(norm)) < 0)
-		return fail(err, "bad project directory '%s': %s", p->project,
-			    strerror(errno));
+		return sbx_errf(err, errno, "bad project directory '%s'",
+				p->project);
 	if (strcmp(norm, p->project) == 0)
 		return 0;
 	d = strdup(norm);
 	if (!d)
-		return fail(err, "out of memory");
+		return sbx_errf(err, 0, "out of memory");
 	free(p->project);
 	p->project = d;
 	return 0;
@@ -820,7 +791,7 @@ static int builtin_root(struct sbx_policy *p, const char *root, unsigned flag,
 	char norm[PATH_MAX];
 
 	if (sbx_path_norm(root, p->project, p->home, 1, norm, sizeof(norm)) < 0)
-		return fail(err, "bad path '%s': %s", root, strerror(errno));
+		return sbx_errf(err, errno, "bad path '%s'", root);
 	r = find_root(p, norm);
 	if (!r) {
 		if (sbx_policy_add_path(p, norm, SBX_RW, flag, bi, err) < 0)
@@ -848,8 +819,9 @@ int sbx_policy_finish(struct sbx_policy *p, struct sbx_err *err)
 		return -1;
 	drop_unhiding(p);
 	if (p->net == SBX_NET_FILTERED && p->nallow == 0)
-		return fail(err, "network allow-list is empty: use "
-				 "network.mode = \"off\" or add entries");
+		return sbx_errf(err, 0,
+				"network allow-list is empty: use "
+				"network.mode = \"off\" or add entries");
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "err.h"
 #include "match.h"
 
 /* Path rule modes.  The numeric order is the tie-break order at equal root
@@ -151,16 +152,6 @@ struct sbx_policy {
 	uint32_t *rix;
 	size_t rixcap, rixn;
 };
-
-/* Error carrier.  msg is always NUL-terminated. */
-struct sbx_err {
-	char msg[1024];
-};
-
-/* Fill err with a formatted message, plus ": strerror(errnum)" when
- * errnum is not 0.  Returns -1, for "return sbx_errf(...)". */
-int sbx_errf(struct sbx_err *err, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* Decision for one path and operation. */
 enum sbx_op {

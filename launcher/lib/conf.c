@@ -35,22 +35,10 @@ static const char *file_of(const config_setting_t *s)
 	return f ? f : "<conf>";
 }
 
-static int cfail(struct sbx_err *err, const config_setting_t *s,
-		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int cfail(struct sbx_err *err, const config_setting_t *s,
-		 const char *fmt, ...)
-{
-	char msg[768];
-	const char *file = file_of(s);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(err->msg, sizeof(err->msg), "%s:%d: %s", file,
-		 s ? config_setting_source_line(s) : 0, msg);
-	return -1;
-}
+/* A problem at setting s: "file:line: ...", through the one setter. */
+#define cfail(err, s, ...)             \
+	sbx_errf_at((err), file_of(s), \
+		    (s) ? config_setting_source_line(s) : 0, __VA_ARGS__)
 
 static struct sbx_src src_of(const config_setting_t *s)
 {
@@ -492,10 +480,8 @@ static int has_include(const char *path, const char *text, struct sbx_err *err)
 	}
 	fclose(f);
 	if (found)
-		snprintf(err->msg, sizeof(err->msg),
-			 "%s:%d: @include is not "
-			 "supported in sbxrun conf files",
-			 path, n);
+		sbx_errf_at(err, path, n,
+			    "@include is not supported in sbxrun conf files");
 	return found;
 }
 
@@ -511,13 +497,13 @@ static int read_config(config_t *c, const char *path, const char *text,
 	ok = text ? config_read_string(c, text) : config_read_file(c, path);
 	if (!ok) {
 		if (config_error_type(c) == CONFIG_ERR_FILE_IO)
-			snprintf(err->msg, sizeof(err->msg),
-				 "%s: cannot read: %s", path, strerror(errno));
+			sbx_errf(err, errno, "%s: cannot read", path);
 		else
-			snprintf(err->msg, sizeof(err->msg), "%s:%d: %s",
-				 config_error_file(c) ? config_error_file(c)
-						      : path,
-				 config_error_line(c), config_error_text(c));
+			sbx_errf_at(err,
+				    config_error_file(c) ? config_error_file(c)
+							 : path,
+				    config_error_line(c), "%s",
+				    config_error_text(c));
 		config_destroy(c);
 		return -1;
 	}
@@ -563,7 +549,7 @@ static int conf_safe(const char *path, struct sbx_err *err)
 		return 0;
 	if ((st.st_uid != getuid() && st.st_uid != 0) ||
 	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		snprintf(err->msg, sizeof(err->msg),
+		sbx_errf(err, 0,
 			 "%s: refusing a conf file "
 			 "that others can write (owner uid %u, mode %03o); "
 			 "fix with: chmod go-w '%s'",
@@ -601,14 +587,12 @@ static int profile_path(const struct sbx_locs *l, const char *name, char *out,
 	snprintf(out, outsz, "%s/%s.conf", l->profile_dir, name);
 	if (access(out, R_OK) == 0)
 		return 0;
-	snprintf(err->msg, sizeof(err->msg),
-		 "unknown profile '%s' (looked in "
-		 "%s/profiles and %s)",
-		 name, l->config_dir, l->profile_dir);
-	return -1;
+	return sbx_errf(err, 0,
+			"unknown profile '%s' (looked in "
+			"%s/profiles and %s)",
+			name, l->config_dir, l->profile_dir);
 bad:
-	snprintf(err->msg, sizeof(err->msg), "bad profile name '%s'", name);
-	return -1;
+	return sbx_errf(err, 0, "bad profile name '%s'", name);
 }
 
 /* Load a profile, first the profile it extends (bounded depth). */
@@ -621,11 +605,10 @@ static int load_profile(struct sbx_policy *p, const struct sbx_locs *l,
 	int r = -1;
 
 	if (depth > MAX_PROFILE_DEPTH) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "profile '%s': profiles "
-			 "extend each other more than %d deep (a loop?)",
-			 name, MAX_PROFILE_DEPTH);
-		return -1;
+		return sbx_errf(err, 0,
+				"profile '%s': profiles "
+				"extend each other more than %d deep (a loop?)",
+				name, MAX_PROFILE_DEPTH);
 	}
 	if (profile_path(l, name, path, sizeof(path), err) < 0 ||
 	    read_config(&c, path, NULL, err) < 0)
@@ -739,8 +722,7 @@ int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 	int r = -1;
 
 	if (!t) {
-		snprintf(err->msg, sizeof(err->msg), "out of memory");
-		return -1;
+		return sbx_errf(err, 0, "out of memory");
 	}
 	p->project = strdup(l->project);
 	p->home = strdup(l->home);

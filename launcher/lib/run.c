@@ -252,7 +252,7 @@ static int pick_mode(const sbx_t *s, const struct sbx_features *f,
 {
 	*warn = 0;
 	if (s->pol.net == SBX_NET_FILTERED) {
-		snprintf(err->msg, sizeof(err->msg),
+		sbx_errf(err, 0,
 			 "filtered network (an "
 			 "allow-list) is not available yet; use --net off, "
 			 "loopback or on");
@@ -263,7 +263,7 @@ static int pick_mode(const sbx_t *s, const struct sbx_features *f,
 			return SBX_OK;
 		/* Even with fallback = warn: dropping Landlock to let the
 		 * network through would drop the filesystem boundary too. */
-		snprintf(err->msg, sizeof(err->msg),
+		sbx_errf(err, 0,
 			 "--net loopback needs a "
 			 "private network namespace, which needs user "
 			 "namespaces (see sbxrun --status)");
@@ -455,8 +455,7 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	int r;
 
 	if (!env)
-		return snprintf(err->msg, sizeof(err->msg), "out of memory"),
-		       -1;
+		return sbx_errf(err, 0, "out of memory");
 	if (c->req->timeout > 0)
 		pol.limits.timeout = (uint64_t)(c->req->timeout + 0.999);
 	build_env(env, &pol, c->have_shim ? c->shim : NULL, c->rd.path);
@@ -506,7 +505,7 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 		free(c->pol.rules);
 	c->pol = c->s->pol;
 	if (mark_absent(c) < 0) {
-		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		sbx_errf(err, 0, "out of memory");
 		return SBX_E_NOMEM;
 	}
 	if (sbx_rundir_create(&c->rd, c->s->pol.home, err) < 0)
@@ -555,12 +554,12 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	*out = NULL;
 	if (!c || !res) {
 		rc = SBX_E_NOMEM;
-		snprintf(err.msg, sizeof(err.msg), "out of memory");
+		sbx_errf(&err, 0, "out of memory");
 		goto fail;
 	}
 	if (!s || !req || (!req->shell && (!req->argv || !req->argv[0]))) {
 		rc = SBX_E_ARG;
-		snprintf(err.msg, sizeof(err.msg), "no command to run");
+		sbx_errf(&err, 0, "no command to run");
 		goto fail;
 	}
 	c->s = s;
@@ -583,10 +582,8 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	if (s->pol.redirect_caches && s->pol.cache_dir &&
 	    sbx_mkdirs(s->pol.cache_dir, 0700) < 0) {
 		rc = SBX_E_RUN;
-		snprintf(err.msg, sizeof(err.msg),
-			 "cannot create the cache "
-			 "directory %s: %s",
-			 s->pol.cache_dir, strerror(errno));
+		sbx_errf(&err, errno, "cannot create the cache directory %s",
+			 s->pol.cache_dir);
 		goto fail;
 	}
 	sbx_features_probe(&c->feat, 1);
@@ -611,8 +608,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	*out = res;
 	return SBX_OK;
 fail:
-	if (errbuf && errlen)
-		snprintf(errbuf, errlen, "%s", err.msg);
+	sbx_err_out(&err, errbuf, errlen);
 	if (c && c->pol.rules && (!s || c->pol.rules != s->pol.rules))
 		free(c->pol.rules);
 	free(c);

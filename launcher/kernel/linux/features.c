@@ -361,19 +361,6 @@ void sbx_features_probe(struct sbx_features *f, int quick)
 
 /* ---------------------------------------------------------------- mode */
 
-__attribute__((format(printf, 2, 3))) static int mode_fail(struct sbx_err *err,
-							   const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /*
  * Full mode needs user namespaces (Landlock is added when present);
  * landlock-only needs Landlock ABI >= 1.  Whether the policy's network
@@ -388,17 +375,17 @@ int sbx_mode_resolve(enum sbx_kmode want, const struct sbx_features *f,
 	switch (want) {
 	case SBX_KMODE_FULL:
 		if (!f->userns)
-			return mode_fail(err,
-					 "mode full needs user namespaces:"
-					 " %s",
-					 f->userns_why);
+			return sbx_errf(err, 0,
+					"mode full needs user namespaces:"
+					" %s",
+					f->userns_why);
 		break;
 	case SBX_KMODE_LANDLOCK:
 		if (f->landlock_abi < 1)
-			return mode_fail(err,
-					 "mode landlock-only needs Landlock:"
-					 " %s",
-					 f->landlock_why);
+			return sbx_errf(err, 0,
+					"mode landlock-only needs Landlock:"
+					" %s",
+					f->landlock_why);
 		break;
 	case SBX_KMODE_AUTO:
 		if (f->userns)
@@ -406,10 +393,10 @@ int sbx_mode_resolve(enum sbx_kmode want, const struct sbx_features *f,
 		else if (f->landlock_abi >= 1)
 			want = SBX_KMODE_LANDLOCK;
 		else
-			return mode_fail(err,
-					 "no kernel sandbox is available: "
-					 "user namespaces: %s; Landlock: %s",
-					 f->userns_why, f->landlock_why);
+			return sbx_errf(err, 0,
+					"no kernel sandbox is available: "
+					"user namespaces: %s; Landlock: %s",
+					f->userns_why, f->landlock_why);
 		break;
 	}
 	*out = want;

@@ -83,8 +83,6 @@ struct ll {
 	size_t ngrants, capgrants;
 };
 
-#define ll_fail sbx_errf
-
 /*
  * Start from everything we know and drop what the running ABI lacks, the
  * way samples/landlock/sandboxer.c does.  An ABI newer than ours keeps
@@ -151,18 +149,20 @@ static int ll_check_net(const struct sbx_policy *p, int full, int abi,
 	if (full)
 		return 0;
 	if (p->net == SBX_NET_LOOPBACK)
-		return ll_fail(err, 0,
-			       "landlock: network = loopback needs a "
-			       "private network namespace (full mode); without "
-			       "one the host's loopback and the internet are "
-			       "reachable");
+		return sbx_errf(
+			err, 0,
+			"landlock: network = loopback needs a "
+			"private network namespace (full mode); without "
+			"one the host's loopback and the internet are "
+			"reachable");
 	if ((p->net == SBX_NET_OFF || p->net == SBX_NET_FILTERED) && abi < 4)
-		return ll_fail(err, 0,
-			       "landlock: network = %s cannot be "
-			       "enforced by Landlock ABI %d (TCP rules need "
-			       "ABI 4, Linux 6.7) without a network namespace; "
-			       "only the seccomp socket filter would hold",
-			       sbx_net_name(p->net), abi);
+		return sbx_errf(
+			err, 0,
+			"landlock: network = %s cannot be "
+			"enforced by Landlock ABI %d (TCP rules need "
+			"ABI 4, Linux 6.7) without a network namespace; "
+			"only the seccomp socket filter would hold",
+			sbx_net_name(p->net), abi);
 	return 0;
 }
 
@@ -301,8 +301,8 @@ static int ll_grant_fd(struct ll *l, int fd, uint64_t access, const char *what,
 	 * the descriptor itself. */
 	if (errno == EINVAL && dtype == DT_DIR && (access & ~LL_FS_FILE))
 		return ll_grant_fd(l, fd, want, what, DT_UNKNOWN, note);
-	return ll_fail(l->err, errno, "landlock: cannot add a rule for %s",
-		       what);
+	return sbx_errf(l->err, errno, "landlock: cannot add a rule for %s",
+			what);
 }
 
 /* How ll_grant_path() treats a path. */
@@ -373,7 +373,7 @@ static int ll_index_hides(struct ll *l, const struct sbx_path_rule **v)
 		n += v[i]->mode == SBX_HIDE;
 	l->hide = malloc((n + 1) * sizeof(*l->hide));
 	if (!l->hide)
-		return ll_fail(l->err, ENOMEM, "landlock");
+		return sbx_errf(l->err, ENOMEM, "landlock");
 	for (size_t i = 0; i < l->p->nrules; i++)
 		if (v[i]->mode == SBX_HIDE)
 			l->hide[l->nhide++] = v[i]->root;
@@ -442,8 +442,8 @@ static int ll_carve_dir(struct ll *l, int dfd, uint64_t access, size_t len)
 	d = fdopendir(dfd);
 	if (!d) {
 		close(dfd);
-		return ll_fail(l->err, errno, "landlock: cannot list %s",
-			       l->path);
+		return sbx_errf(l->err, errno, "landlock: cannot list %s",
+				l->path);
 	}
 	while (rc == 0 && (e = readdir(d)) != NULL) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
@@ -517,7 +517,7 @@ static int ll_apply_rules(struct ll *l)
 		return 0;
 	v = sbx_policy_sorted(l->p);
 	if (!v)
-		return ll_fail(l->err, ENOMEM, "landlock");
+		return sbx_errf(l->err, ENOMEM, "landlock");
 	rc = ll_index_hides(l, v);
 	for (size_t i = 0; i < l->p->nrules && rc == 0; i++)
 		if (i == 0 || strcmp(v[i]->root, v[i - 1]->root) != 0)
@@ -604,8 +604,8 @@ static int ll_create(struct ll *l)
 	l->fd = (int)syscall(__NR_landlock_create_ruleset, &attr, sizeof attr,
 			     0);
 	if (l->fd < 0)
-		return ll_fail(l->err, errno,
-			       "landlock: cannot create the ruleset");
+		return sbx_errf(l->err, errno,
+				"landlock: cannot create the ruleset");
 	return 0;
 }
 
@@ -614,11 +614,11 @@ static int ll_restrict(struct ll *l)
 	/* Required unless we hold CAP_SYS_ADMIN, and wanted anyway: set-uid
 	 * binaries must not run with the policy's blind spots. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return ll_fail(l->err, errno,
-			       "landlock: cannot set no_new_privs");
+		return sbx_errf(l->err, errno,
+				"landlock: cannot set no_new_privs");
 	if (syscall(__NR_landlock_restrict_self, l->fd, l->restrict_flags) < 0)
-		return ll_fail(l->err, errno,
-			       "landlock: cannot enforce the ruleset");
+		return sbx_errf(l->err, errno,
+				"landlock: cannot enforce the ruleset");
 	return 0;
 }
 
@@ -629,8 +629,8 @@ int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode, int abi,
 	int rc = 0;
 
 	if (abi < 1)
-		return ll_fail(err, 0,
-			       "landlock: not available on this kernel");
+		return sbx_errf(err, 0,
+				"landlock: not available on this kernel");
 	memset(&l, 0, sizeof l);
 	l.p = p;
 	l.full = mode == SBX_KMODE_FULL;

@@ -112,19 +112,6 @@ struct mctx {
 	size_t dixcap;
 };
 
-__attribute__((format(printf, 2, 3))) static int fail(struct mctx *c,
-						      const char *fmt, ...)
-{
-	va_list ap;
-	int e = errno;
-
-	va_start(ap, fmt);
-	vsnprintf(c->err->msg, sizeof c->err->msg, fmt, ap);
-	va_end(ap);
-	errno = e;
-	return -1;
-}
-
 static const char *fdpath(int fd, char buf[32])
 {
 	snprintf(buf, 32, "/proc/self/fd/%d", fd);
@@ -352,14 +339,14 @@ static int record(struct mctx *c, const char *path, enum dkind kind)
 
 		d = realloc(c->done, n * sizeof *d);
 		if (!d)
-			return fail(c, "mount view: out of memory");
+			return sbx_errf(c->err, 0, "mount view: out of memory");
 		c->done = d;
 		c->capdone = n;
 	}
 	d = &c->done[c->ndone];
 	d->path = strdup(path);
 	if (!d->path)
-		return fail(c, "mount view: out of memory");
+		return sbx_errf(c->err, 0, "mount view: out of memory");
 	d->len = strlen(path);
 	d->kind = kind;
 	c->ndone++;
@@ -498,14 +485,14 @@ static int bind_item(struct mctx *c, struct mitem *it)
 	if (tgt < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return 0;
-		return fail(c, "mount view: cannot resolve '%s': %s", it->path,
-			    strerror(errno));
+		return sbx_errf(c->err, errno,
+				"mount view: cannot resolve '%s'", it->path);
 	}
 	rc = bind_fds(it->src, tgt);
 	close_keep_errno(tgt);
 	if (rc < 0)
-		return fail(c, "mount view: bind '%s': %s", it->path,
-			    strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: bind '%s'",
+				it->path);
 	return 1;
 }
 
@@ -523,8 +510,8 @@ static int apply_rw(struct mctx *c, struct mitem *it)
 	if (set_attr(it->path, 1, ATTR_SECURE, MOUNT_ATTR_RDONLY) < 0 &&
 	    (errno != EPERM ||
 	     set_attr(it->path, 0, ATTR_SECURE, MOUNT_ATTR_RDONLY) < 0))
-		return fail(c, "mount view: make '%s' writable: %s", it->path,
-			    strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: make '%s' writable",
+				it->path);
 	return record(c, it->path, D_RW);
 }
 
@@ -548,13 +535,13 @@ static int pin_parents(struct mctx *c, size_t from, const struct mitem *it)
 			continue;
 		fd = pin(dir);
 		if (fd < 0)
-			return fail(c, "mount view: cannot resolve '%s': %s",
-				    dir, strerror(errno));
+			return sbx_errf(c->err, errno,
+					"mount view: cannot resolve '%s'", dir);
 		rc = bind_fds(fd, fd);
 		close_keep_errno(fd);
 		if (rc < 0)
-			return fail(c, "mount view: bind '%s': %s", dir,
-				    strerror(errno));
+			return sbx_errf(c->err, errno, "mount view: bind '%s'",
+					dir);
 		if (record(c, dir, D_MID) < 0)
 			return -1;
 	}
@@ -608,11 +595,11 @@ static int bind_ro(struct mctx *c, struct mitem *it, int tgt)
 			    ? -2
 			    : 1;
 	if (r == -1)
-		return fail(c, "mount view: bind '%s': %s", it->path,
-			    strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: bind '%s'",
+				it->path);
 	if (r == -2)
-		return fail(c, "mount view: make '%s' read-only: %s", it->path,
-			    strerror(errno));
+		return sbx_errf(c->err, errno,
+				"mount view: make '%s' read-only", it->path);
 	return record(c, it->path, D_RO);
 }
 
@@ -648,8 +635,9 @@ static int apply_ro(struct mctx *c, struct mitem *it)
 	if (tgt < 0)
 		return errno == ENOENT || errno == ENOTDIR
 			       ? 0
-			       : fail(c, "mount view: cannot resolve '%s': %s",
-				      it->path, strerror(errno));
+			       : sbx_errf(c->err, errno,
+					  "mount view: cannot resolve '%s'",
+					  it->path);
 	rc = bind_ro(c, it, tgt);
 	close_keep_errno(tgt);
 	return rc;
@@ -663,12 +651,12 @@ static int hide_file(struct mctx *c, struct mitem *it, int tgt)
 	int null = pin("/dev/null"), rc;
 
 	if (null < 0)
-		return fail(c, "mount view: /dev/null: %s", strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: /dev/null");
 	rc = bind_fds(null, tgt);
 	close_keep_errno(null);
 	if (rc < 0 || set_attr(it->path, 0, ATTR_SEALED, 0) < 0)
-		return fail(c, "mount view: hide '%s': %s", it->path,
-			    strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: hide '%s'",
+				it->path);
 	return record(c, it->path, D_FILE);
 }
 
@@ -685,8 +673,9 @@ static int apply_hide(struct mctx *c, struct mitem *it)
 	if (tgt < 0)
 		return errno == ENOENT || errno == ENOTDIR
 			       ? 0
-			       : fail(c, "mount view: cannot resolve '%s': %s",
-				      it->path, strerror(errno));
+			       : sbx_errf(c->err, errno,
+					  "mount view: cannot resolve '%s'",
+					  it->path);
 	if (!item_is_dir(it)) {
 		rc = hide_file(c, it, tgt);
 		close(tgt);
@@ -696,8 +685,8 @@ static int apply_hide(struct mctx *c, struct mitem *it)
 		   MS_NOSUID | MS_NODEV | MS_NOEXEC, HIDE_TMPFS_OPTS);
 	close_keep_errno(tgt);
 	if (rc < 0)
-		return fail(c, "mount view: hide '%s': %s", it->path,
-			    strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: hide '%s'",
+				it->path);
 	return record(c, it->path, D_TMPFS_RO);
 }
 
@@ -707,14 +696,14 @@ static int apply_tmp(struct mctx *c, const struct mitem *it)
 	int tgt = target(c, it->path, 1, 1), rc;
 
 	if (tgt < 0)
-		return fail(c, "mount view: private '%s': %s", it->path,
-			    strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: private '%s'",
+				it->path);
 	rc = mount("tmpfs", fdpath(tgt, buf), "tmpfs", MS_NOSUID | MS_NODEV,
 		   "mode=1777");
 	close_keep_errno(tgt);
 	if (rc < 0)
-		return fail(c, "mount view: private '%s': %s", it->path,
-			    strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: private '%s'",
+				it->path);
 	return record(c, it->path, D_TMPFS);
 }
 
@@ -727,14 +716,14 @@ static int add_item(struct mctx *c, const char *path, enum mkind kind)
 
 		it = realloc(c->items, n * sizeof *it);
 		if (!it)
-			return fail(c, "mount view: out of memory");
+			return sbx_errf(c->err, 0, "mount view: out of memory");
 		c->items = it;
 		c->capitems = n;
 	}
 	it = &c->items[c->nitems];
 	it->path = strdup(path);
 	if (!it->path)
-		return fail(c, "mount view: out of memory");
+		return sbx_errf(c->err, 0, "mount view: out of memory");
 	it->len = strlen(path);
 	it->kind = kind;
 	it->src = -1;
@@ -845,14 +834,15 @@ static int pin_items(struct mctx *c)
 		    errno == EACCES)
 			continue;
 		if (errno == ELOOP)
-			return fail(c,
-				    "mount view: '%s' is or passes through "
-				    "a symlink (dangling, or changed after the "
-				    "policy was built): refusing to mount over "
-				    "it",
-				    it->path);
-		return fail(c, "mount view: cannot open '%s': %s", it->path,
-			    strerror(errno));
+			return sbx_errf(
+				c->err, 0,
+				"mount view: '%s' is or passes through "
+				"a symlink (dangling, or changed after the "
+				"policy was built): refusing to mount over "
+				"it",
+				it->path);
+		return sbx_errf(c->err, errno, "mount view: cannot open '%s'",
+				it->path);
 	}
 	return 0;
 }
@@ -892,12 +882,12 @@ static int dev_node(struct mctx *c, const char *name, int src)
 	snprintf(path, sizeof path, "/dev/%s", name);
 	tgt = target(c, path, 0, 1);
 	if (tgt < 0)
-		return fail(c, "mount view: %s: %s", path, strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: %s", path);
 	rc = bind_fds(src, tgt);
 	close_keep_errno(tgt);
 	if (rc < 0 || set_attr(path, 0, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC,
 			       MOUNT_ATTR_NODEV) < 0)
-		return fail(c, "mount view: %s: %s", path, strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: %s", path);
 	return 0;
 }
 
@@ -917,15 +907,15 @@ static int dev_extras(struct mctx *c)
 	if (mkdir("/dev/pts", 0755) < 0 ||
 	    mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
 		  "newinstance,ptmxmode=0666,mode=620") < 0)
-		return fail(c, "mount view: /dev/pts: %s", strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: /dev/pts");
 	if (mkdir("/dev/shm", 01777) < 0 ||
 	    mount("tmpfs", "/dev/shm", "tmpfs",
 		  MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=1777") < 0)
-		return fail(c, "mount view: /dev/shm: %s", strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: /dev/shm");
 	for (i = 0; i < sizeof links / sizeof links[0]; i++)
 		if (symlink(links[i][0], links[i][1]) < 0)
-			return fail(c, "mount view: %s: %s", links[i][1],
-				    strerror(errno));
+			return sbx_errf(c->err, errno, "mount view: %s",
+					links[i][1]);
 	return 0;
 }
 
@@ -945,7 +935,7 @@ static int mount_dev(struct mctx *c)
 	if (tgt < 0 || mount("tmpfs", fdpath(tgt, buf), "tmpfs",
 			     MS_NOSUID | MS_NODEV | MS_NOEXEC,
 			     "mode=0755,size=64k,nr_inodes=64") < 0) {
-		fail(c, "mount view: /dev: %s", strerror(errno));
+		sbx_errf(c->err, errno, "mount view: /dev");
 		goto out;
 	}
 	if (record(c, "/dev", D_TMPFS_RO) < 0)
@@ -970,16 +960,16 @@ static int mount_proc(struct mctx *c)
 	int tgt = pin("/proc"), rc;
 
 	if (tgt < 0)
-		return fail(c, "mount view: /proc: %s", strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: /proc");
 	rc = mount("proc", fdpath(tgt, buf), "proc",
 		   MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	close_keep_errno(tgt);
 	if (rc < 0)
-		return fail(c,
-			    "mount view: fresh /proc: %s (the host's /proc "
-			    "must not have parts of it covered by other "
-			    "mounts)",
-			    strerror(errno));
+		return sbx_errf(c->err, 0,
+				"mount view: fresh /proc: %s (the host's /proc "
+				"must not have parts of it covered by other "
+				"mounts)",
+				strerror(errno));
 	return 0;
 }
 
@@ -992,24 +982,24 @@ static int seal(struct mctx *c)
 	for (i = 0; i < c->ndone; i++)
 		if (c->done[i].kind == D_TMPFS_RO &&
 		    set_attr(c->done[i].path, 0, ATTR_SEALED, 0) < 0)
-			return fail(c, "mount view: seal '%s': %s",
-				    c->done[i].path, strerror(errno));
+			return sbx_errf(c->err, errno, "mount view: seal '%s'",
+					c->done[i].path);
 	return 0;
 }
 
 static int make_private(struct mctx *c)
 {
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		return fail(c, "mount view: make mounts private: %s",
-			    strerror(errno));
+		return sbx_errf(c->err, errno,
+				"mount view: make mounts private");
 	return 0;
 }
 
 static int make_readonly(struct mctx *c)
 {
 	if (set_attr("/", 1, MOUNT_ATTR_RDONLY | ATTR_SECURE, 0) < 0)
-		return fail(c, "mount view: make the system read-only: %s",
-			    strerror(errno));
+		return sbx_errf(c->err, errno,
+				"mount view: make the system read-only");
 	return 0;
 }
 

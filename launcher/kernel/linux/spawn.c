@@ -116,19 +116,6 @@ struct sup {
 	uint64_t t0, t_end, deadline;
 };
 
-__attribute__((format(printf, 2, 3))) static int errf(struct sbx_err *e,
-						      const char *fmt, ...)
-{
-	va_list ap;
-	int saved = errno;
-
-	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-	va_end(ap);
-	errno = saved;
-	return -1;
-}
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -327,7 +314,7 @@ static int set_limits(const struct sbx_limits *lim, struct sbx_err *e)
 			continue;
 #endif
 		if (getrlimit(t[i].res, &r) < 0)
-			return errf(e, "getrlimit(%s): %m", t[i].name);
+			return sbx_errf(e, 0, "getrlimit(%s): %m", t[i].name);
 		/* Soft and hard both: the command cannot raise it again.
 		 * Never above the current hard limit (only lowering is
 		 * allowed without privilege). */
@@ -335,7 +322,7 @@ static int set_limits(const struct sbx_limits *lim, struct sbx_err *e)
 			r.rlim_max = (rlim_t)t[i].v;
 		r.rlim_cur = r.rlim_max;
 		if (setrlimit(t[i].res, &r) < 0)
-			return errf(e, "setrlimit(%s): %m", t[i].name);
+			return sbx_errf(e, 0, "setrlimit(%s): %m", t[i].name);
 	}
 	return 0;
 }
@@ -363,24 +350,26 @@ static int drop_caps(struct sbx_err *e)
 
 	memset(d, 0, sizeof d);
 	if (syscall(SYS_capget, &h, d) < 0)
-		return errf(e, "capget: %m");
+		return sbx_errf(e, 0, "capget: %m");
 	if (d[0].effective & (1u << CAP_SETPCAP)) {
 		if (prctl(PR_SET_SECUREBITS, SECBITS_ALL_LOCKED, 0, 0, 0) < 0)
-			return errf(e, "PR_SET_SECUREBITS: %m");
+			return sbx_errf(e, 0, "PR_SET_SECUREBITS: %m");
 		for (c = 0; prctl(PR_CAPBSET_READ, c, 0, 0, 0) >= 0; c++)
 			if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0)
-				return errf(e, "PR_CAPBSET_DROP(%d): %m", c);
+				return sbx_errf(e, 0, "PR_CAPBSET_DROP(%d): %m",
+						c);
 	}
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
 	    errno != EINVAL)
-		return errf(e, "PR_CAP_AMBIENT_CLEAR_ALL: %m");
+		return sbx_errf(e, 0, "PR_CAP_AMBIENT_CLEAR_ALL: %m");
 	memset(d, 0, sizeof d);
 	if (syscall(SYS_capset, &h, d) < 0)
-		return errf(e, "capset: %m");
+		return sbx_errf(e, 0, "capset: %m");
 	if (syscall(SYS_capget, &h, d) < 0 ||
 	    (d[0].effective | d[0].permitted | d[0].inheritable |
 	     d[1].effective | d[1].permitted | d[1].inheritable) != 0)
-		return errf(e, "capabilities are still held after dropping");
+		return sbx_errf(e, 0,
+				"capabilities are still held after dropping");
 	return 0;
 }
 
@@ -391,16 +380,16 @@ static int lo_up(struct sbx_err *e)
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = -1;
 
 	if (fd < 0)
-		return errf(e, "socket: %m");
+		return sbx_errf(e, 0, "socket: %m");
 	memset(&ifr, 0, sizeof ifr);
 	memcpy(ifr.ifr_name, "lo", 3);
 	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0) {
-		errf(e, "SIOCGIFFLAGS lo: %m");
+		sbx_errf(e, 0, "SIOCGIFFLAGS lo: %m");
 		goto out;
 	}
 	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
 	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0) {
-		errf(e, "SIOCSIFFLAGS lo: %m");
+		sbx_errf(e, 0, "SIOCSIFFLAGS lo: %m");
 		goto out;
 	}
 	rc = 0;
@@ -419,7 +408,7 @@ static void hygiene(const struct sup *s)
 	 * on; it is also what lets an unprivileged process install Landlock
 	 * and seccomp. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
-		errf(&e, "PR_SET_NO_NEW_PRIVS: %m");
+		sbx_errf(&e, 0, "PR_SET_NO_NEW_PRIVS: %m");
 		layer_failed(s, "no_new_privs", &e);
 	}
 	if (drop_caps(&e) < 0)
@@ -916,7 +905,7 @@ __attribute__((format(printf, 2, 3))) static int env_add(struct sup *s,
 	r = vasprintf(&v, fmt, ap);
 	va_end(ap);
 	if (r < 0)
-		return errf(s->err, "launch: out of memory");
+		return sbx_errf(s->err, 0, "launch: out of memory");
 	s->own[n] = v;
 	while (s->envp[i])
 		i++;
@@ -935,7 +924,7 @@ static int build_env(struct sup *s)
 		n++;
 	s->envp = calloc(n + 6, sizeof *s->envp);
 	if (!s->envp)
-		return errf(s->err, "launch: out of memory");
+		return sbx_errf(s->err, 0, "launch: out of memory");
 	for (n = 0; l->envp && l->envp[n]; n++) {
 		if (strncmp(l->envp[n], "LD_PRELOAD=", 11) == 0)
 			pre = l->envp[n] + 11;
@@ -1002,11 +991,11 @@ static int open_io(struct sup *s)
 			continue;
 		}
 		if (pipe2(p, O_CLOEXEC) < 0)
-			return errf(s->err, "launch: pipe: %m");
+			return sbx_errf(s->err, 0, "launch: pipe: %m");
 		if (lift(&p[0]) < 0 || lift(&p[1]) < 0) {
 			close(p[0]);
 			close(p[1]);
-			return errf(s->err, "launch: pipe: %m");
+			return sbx_errf(s->err, 0, "launch: pipe: %m");
 		}
 		s->cfd[i] = s->cpipe[i] = i == 0 ? p[0] : p[1];
 		s->fd[slot[i]] = i == 0 ? p[1] : p[0];
@@ -1018,12 +1007,12 @@ static int open_io(struct sup *s)
 static int open_channels(struct sup *s)
 {
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, s->chan) < 0)
-		return errf(s->err, "launch: channel: %m");
+		return sbx_errf(s->err, 0, "launch: channel: %m");
 	s->fd[P_CHAN] = s->chan[0];
 	if (lift(&s->fd[P_CHAN]) < 0 || lift(&s->chan[1]) < 0 ||
 	    pipe2(s->sync, O_CLOEXEC) < 0 || lift(&s->sync[0]) < 0 ||
 	    lift(&s->sync[1]) < 0)
-		return errf(s->err, "launch: channel: %m");
+		return sbx_errf(s->err, 0, "launch: channel: %m");
 	s->chan[0] = s->fd[P_CHAN];
 	return open_io(s);
 }
@@ -1043,12 +1032,12 @@ static int take_signals(struct sup *s)
 	dfl.sa_handler = SIG_DFL; /* SIG_IGN would auto-reap */
 	if (sigaction(SIGCHLD, &dfl, &s->oldchld) < 0 ||
 	    sigprocmask(SIG_BLOCK, &set, &s->oldmask) < 0)
-		return errf(s->err, "launch: signals: %m");
+		return sbx_errf(s->err, 0, "launch: signals: %m");
 	s->signals_set = 1;
 	sigdelset(&set, SIGPIPE);
 	s->fd[P_SIG] = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (s->fd[P_SIG] < 0 || lift(&s->fd[P_SIG]) < 0)
-		return errf(s->err, "launch: signalfd: %m");
+		return sbx_errf(s->err, 0, "launch: signalfd: %m");
 	return 0;
 }
 
@@ -1080,15 +1069,15 @@ static int write_maps(struct sup *s, pid_t pid)
 
 	snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
 	if (write_file(path, "deny") < 0 && errno != ENOENT)
-		return errf(s->err, "namespaces: %s: %m", path);
+		return sbx_errf(s->err, 0, "namespaces: %s: %m", path);
 	snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
 	snprintf(line, sizeof line, "%u %u 1\n", geteuid(), geteuid());
 	if (write_file(path, line) < 0)
-		return errf(s->err, "namespaces: %s: %m", path);
+		return sbx_errf(s->err, 0, "namespaces: %s: %m", path);
 	snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
 	snprintf(line, sizeof line, "%u %u 1\n", getegid(), getegid());
 	if (write_file(path, line) < 0)
-		return errf(s->err, "namespaces: %s: %m", path);
+		return sbx_errf(s->err, 0, "namespaces: %s: %m", path);
 	return 0;
 }
 
@@ -1122,10 +1111,10 @@ static int start_full(struct sup *s)
 		s->clone_failed = errno == EPERM || errno == EINVAL ||
 				  errno == ENOSPC || errno == EUSERS ||
 				  errno == EACCES || errno == ENOSYS;
-		return errf(s->err,
-			    "namespaces: clone(user, mount, pid, "
-			    "ipc%s): %m (see sbxrun --status)",
-			    loop ? ", net" : "");
+		return sbx_errf(s->err, 0,
+				"namespaces: clone(user, mount, pid, "
+				"ipc%s): %m (see sbxrun --status)",
+				loop ? ", net" : "");
 	}
 	s->child = pid;
 	s->fd[P_CHILD] = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -1135,7 +1124,7 @@ static int start_full(struct sup *s)
 		return -1; /* the cleanup kills the child */
 	}
 	if (write(s->sync[1], "g", 1) != 1)
-		return errf(s->err, "namespaces: sync: %m");
+		return sbx_errf(s->err, 0, "namespaces: sync: %m");
 	close_fd(&s->sync[1]);
 	return 0;
 }
@@ -1149,13 +1138,14 @@ static int start_landlock(struct sup *s)
 
 	prctl(PR_GET_CHILD_SUBREAPER, &s->old_subreaper, 0, 0, 0);
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
-		return errf(s->err, "launch: PR_SET_CHILD_SUBREAPER: %m");
+		return sbx_errf(s->err, 0,
+				"launch: PR_SET_CHILD_SUBREAPER: %m");
 	s->subreaper_set = 1;
 	pid = fork();
 	if (pid == 0)
 		keeper_main(s);
 	if (pid < 0)
-		return errf(s->err, "launch: fork: %m");
+		return sbx_errf(s->err, 0, "launch: fork: %m");
 	s->child = pid;
 	s->fd[P_CHILD] = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (proc_stat(pid, &pp, &s->child_start) < 0)
@@ -1446,7 +1436,7 @@ static int sup_loop(struct sup *s)
 		}
 		r = poll(p, P_N, poll_timeout(s));
 		if (r < 0 && errno != EINTR)
-			return errf(s->err, "supervisor: poll: %m");
+			return sbx_errf(s->err, 0, "supervisor: poll: %m");
 		if (r > 0)
 			dispatch(s, p);
 		check_timeout(s);
@@ -1467,8 +1457,9 @@ static int sup_finish(struct sup *s)
 		return -1; /* a layer failed closed: nothing ran */
 	if (!s->cmd_status_known && !s->exec_errno && !s->timed_out &&
 	    WIFEXITED(st) && WEXITSTATUS(st) == 125)
-		return errf(s->err, "sandbox: set-up failed before the "
-				    "command ran");
+		return sbx_errf(s->err, 0,
+				"sandbox: set-up failed before the "
+				"command ran");
 	x->duration_ns = s->t_end - s->t0;
 	x->timed_out = s->timed_out;
 	if (s->exec_errno) {
@@ -1570,9 +1561,9 @@ int sbx_launch(struct sbx_launch *l, struct sbx_exit *x, struct sbx_err *err)
 
 	sup_init(&s, l, x, err);
 	if (!l->pol || !l->argv || !l->argv[0])
-		return errf(err, "launch: no command");
+		return sbx_errf(err, 0, "launch: no command");
 	if (l->mode != SBX_KMODE_FULL && l->mode != SBX_KMODE_LANDLOCK)
-		return errf(err, "launch: kernel mode not resolved");
+		return sbx_errf(err, 0, "launch: kernel mode not resolved");
 	report_name(&s);
 	if (build_env(&s) < 0 || open_channels(&s) < 0 || take_signals(&s) < 0)
 		goto out;
