@@ -157,35 +157,43 @@ static int check_keys(const config_setting_t *g, const char *const *keys,
 
 /* ------------------------------------------------------------ sections */
 
-struct suffix_ctx {
-	struct sbx_path_rule *r;
-};
-
-static int add_suffix(struct sbx_policy *p, const char *v,
-		      const config_setting_t *e, void *ctx, struct sbx_err *err)
+/* suffixes = [ ".md", ... ]: checked here, so an error names the line of
+ * the entry. */
+static int get_suffixes(const config_setting_t *s, const char **v, size_t *n,
+			struct sbx_err *err)
 {
-	struct sbx_path_rule *r = ctx;
+	*n = 0;
+	if (!s)
+		return 0;
+	if (want(s, CONFIG_TYPE_ARRAY, err) < 0)
+		return -1;
+	for (int i = 0; i < config_setting_length(s); i++) {
+		config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+		const char *x;
 
-	if (r->nsuffixes >= SBX_MAX_SUFFIXES)
-		return cfail(err, e, "at most %d suffixes per path",
-			     SBX_MAX_SUFFIXES);
-	if (!*v || strchr(v, '/'))
-		return cfail(err, e, "bad suffix '%s'", v);
-	r->suffixes[r->nsuffixes] = strdup(v);
-	if (!r->suffixes[r->nsuffixes])
-		return cfail(err, e, "out of memory");
-	r->nsuffixes++;
+		if (want(e, CONFIG_TYPE_STRING, err) < 0)
+			return -1;
+		if (*n >= SBX_MAX_SUFFIXES)
+			return cfail(err, e, "at most %d suffixes per path",
+				     SBX_MAX_SUFFIXES);
+		x = config_setting_get_string(e);
+		if (!*x || strchr(x, '/'))
+			return cfail(err, e, "bad suffix '%s'", x);
+		v[(*n)++] = x;
+	}
 	return 0;
 }
 
+/* { root = ...; mode = ...; suffixes = [...]; max_file_bytes = N; }: read
+ * whole, then handed to the engine as one rule. */
 static int apply_path(struct sbx_policy *p, const config_setting_t *g,
 		      struct sbx_err *err)
 {
 	static const char *const keys[] = { "root", "mode", "suffixes",
 					    "max_file_bytes", NULL };
+	const char *sfx[SBX_MAX_SUFFIXES];
+	struct sbx_rule r = { .suffixes = sfx };
 	config_setting_t *root, *mode, *s;
-	enum sbx_pmode m;
-	struct sbx_path_rule *r;
 	struct sbx_err e2;
 
 	if (want(g, CONFIG_TYPE_GROUP, err) < 0 || check_keys(g, keys, err) < 0)
@@ -197,24 +205,21 @@ static int apply_path(struct sbx_policy *p, const config_setting_t *g,
 	if (want(root, CONFIG_TYPE_STRING, err) < 0 ||
 	    want(mode, CONFIG_TYPE_STRING, err) < 0)
 		return -1;
-	if (sbx_parse_pmode(config_setting_get_string(mode), &m) < 0)
+	if (sbx_parse_pmode(config_setting_get_string(mode), &r.mode) < 0)
 		return cfail(err, mode,
 			     "mode must be \"rw\", \"ro\" or "
 			     "\"hide\", not \"%s\"",
 			     config_setting_get_string(mode));
-	if (sbx_policy_add_path(p, config_setting_get_string(root), m, 0,
-				src_of(root), &e2) < 0)
-		return cfail(err, root, "%s", e2.msg);
-	r = sbx_policy_last_rule(p);
-	if (!r || strcmp(r->src.file, src_of(root).file) != 0 ||
-	    r->src.line != src_of(root).line)
-		return 0; /* dropped (cannot lift a hide) */
-	s = config_setting_get_member(g, "suffixes");
-	if (s && each_string(p, s, add_suffix, r, err) < 0)
+	if (get_suffixes(config_setting_get_member(g, "suffixes"), sfx,
+			 &r.nsuffixes, err) < 0)
 		return -1;
 	s = config_setting_get_member(g, "max_file_bytes");
-	if (s && get_size(s, &r->max_file_bytes, err) < 0)
+	if (s && get_size(s, &r.max_file_bytes, err) < 0)
 		return -1;
+	r.root = config_setting_get_string(root);
+	r.src = src_of(root);
+	if (sbx_policy_add_rule(p, &r, &e2) < 0)
+		return cfail(err, root, "%s", e2.msg);
 	return 0;
 }
 

@@ -283,7 +283,8 @@ static int pick_mode(const sbx_t *s, const struct sbx_features *f,
 struct run_ctx {
 	int had_git; /* <project>/.git existed at launch */
 	sbx_t *s;
-	struct sbx_policy pol; /* shallow copy with its own rules array */
+	struct sbx_policy pol; /* this run's own (sbx_policy_for_run) */
+	int have_pol;
 	const struct sbx_run_req *req;
 	struct sbx_features feat;
 	enum sbx_kmode mode;
@@ -294,48 +295,37 @@ struct run_ctx {
 };
 
 /*
- * A protected path that does not exist yet cannot be covered by a mount
- * (that would leave a stub on the host), and the shim must not refuse to
- * create it either (git init makes .git/hooks).  Mark it, and after the
- * run say loudly if it appeared (THREATS LCH-07, PER-03).
- */
-/*
  * Landlock-only mode has no private /dev: the user's other terminals
  * (/dev/pts/N: keystrokes) and the host's POSIX shared memory (/dev/shm)
  * would be readable through "/".  Hide both; Landlock still grants the
  * terminal the command was given on fds 0-2.
  */
-static const char *const ll_hidden[] = { "/dev/pts", "/dev/shm" };
-#define NLL_HIDDEN (sizeof(ll_hidden) / sizeof(ll_hidden[0]))
+static const struct sbx_rule ll_hidden[] = {
+	{ .root = "/dev/pts",
+	  .mode = SBX_HIDE,
+	  .flags = SBX_RF_KMODE,
+	  .src = { "landlock-only mode (no private /dev)", 0 } },
+	{ .root = "/dev/shm",
+	  .mode = SBX_HIDE,
+	  .flags = SBX_RF_KMODE,
+	  .src = { "landlock-only mode (no private /dev)", 0 } },
+};
 
-static void add_ll_hidden(struct sbx_path_rule *r, size_t *n)
+/* The run's own policy, for the mode just picked. */
+static int run_policy(struct run_ctx *c, struct sbx_err *err)
 {
-	for (size_t i = 0; i < NLL_HIDDEN; i++) {
-		memset(&r[*n], 0, sizeof(r[*n]));
-		r[*n].root = (char *)ll_hidden[i];
-		r[*n].rootlen = strlen(ll_hidden[i]);
-		r[*n].mode = SBX_HIDE;
-		r[*n].src.file = "landlock-only mode (no private /dev)";
-		(*n)++;
+	struct sbx_run_adj adj = { 0 };
+
+	if (c->mode == SBX_KMODE_LANDLOCK) {
+		adj.extra = ll_hidden;
+		adj.nextra = sizeof(ll_hidden) / sizeof(ll_hidden[0]);
 	}
-}
-
-static int mark_absent(struct run_ctx *c)
-{
-	struct stat st;
-	struct sbx_path_rule *r =
-		malloc((c->pol.nrules + NLL_HIDDEN + 1) * sizeof(*r));
-
-	if (!r)
-		return -1;
-	memcpy(r, c->pol.rules, c->pol.nrules * sizeof(*r));
-	if (c->mode == SBX_KMODE_LANDLOCK)
-		add_ll_hidden(r, &c->pol.nrules);
-	for (size_t i = 0; i < c->pol.nrules; i++)
-		if ((r[i].flags & SBX_RF_PROTECT) && lstat(r[i].root, &st) < 0)
-			r[i].flags |= SBX_RF_ABSENT;
-	c->pol.rules = r;
-	return 0;
+	if (c->req->timeout > 0)
+		adj.timeout = (uint64_t)(c->req->timeout + 0.999);
+	if (c->have_pol)
+		sbx_policy_free(&c->pol);
+	c->have_pol = sbx_policy_for_run(&c->pol, &c->s->pol, &adj, err) == 0;
+	return c->have_pol ? 0 : -1;
 }
 
 /* Could the sandbox itself have created path?  Only then is a protected
@@ -445,7 +435,7 @@ static void fill_layers(struct sbx_result *r, enum sbx_kmode mode,
 static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		     struct sbx_err *err)
 {
-	struct sbx_policy pol = c->pol; /* shallow: per-run timeout */
+	const struct sbx_policy *pol = &c->pol;
 	struct collect col = { res, c->req->max_output ? c->req->max_output
 						       : DEFAULT_MAX_OUTPUT };
 	struct envv *env = calloc(1, sizeof(*env));
@@ -456,16 +446,14 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 
 	if (!env)
 		return sbx_errf(err, 0, "out of memory");
-	if (c->req->timeout > 0)
-		pol.limits.timeout = (uint64_t)(c->req->timeout + 0.999);
-	build_env(env, &pol, c->have_shim ? c->shim : NULL, c->rd.path);
-	l.pol = &pol;
+	build_env(env, pol, c->have_shim ? c->shim : NULL, c->rd.path);
+	l.pol = pol;
 	l.mode = c->mode;
 	l.feat = &c->feat;
 	l.warn_missing = c->warn;
 	l.argv = command_argv(c->req, shellv);
 	l.envp = env->v;
-	l.workdir = c->req->workdir ? c->req->workdir : pol.project;
+	l.workdir = c->req->workdir ? c->req->workdir : pol->project;
 	l.policy_file = c->rd.path;
 	l.shim_path = c->have_shim ? c->shim : NULL;
 	l.fd_in = c->req->capture ? -2 : -1;
@@ -501,13 +489,8 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 
 	if (rc != SBX_OK)
 		return rc;
-	if (c->pol.rules != c->s->pol.rules)
-		free(c->pol.rules);
-	c->pol = c->s->pol;
-	if (mark_absent(c) < 0) {
-		sbx_errf(err, 0, "out of memory");
+	if (run_policy(c, err) < 0)
 		return SBX_E_NOMEM;
-	}
 	if (sbx_rundir_create(&c->rd, c->s->pol.home, err) < 0)
 		return SBX_E_RUN;
 	rc = write_policy(&c->pol, c->mode, &c->rd, err);
@@ -564,7 +547,6 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	}
 	c->s = s;
 	c->req = req;
-	c->pol = s->pol;
 	{
 		char g[PATH_MAX + 8];
 		struct stat gst;
@@ -603,14 +585,14 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		goto fail;
 	fill_layers(res, c->mode, &c->feat, s);
 	report_created(c, res);
-	free(c->pol.rules);
+	sbx_policy_free(&c->pol);
 	free(c);
 	*out = res;
 	return SBX_OK;
 fail:
 	sbx_err_out(&err, errbuf, errlen);
-	if (c && c->pol.rules && (!s || c->pol.rules != s->pol.rules))
-		free(c->pol.rules);
+	if (c && c->have_pol)
+		sbx_policy_free(&c->pol);
 	free(c);
 	sbx_result_free(res);
 	return rc;
