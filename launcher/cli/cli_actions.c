@@ -16,7 +16,7 @@
 #include "explain.h"
 #include "hook.h"
 #include "kernel.h"
-#include "report.h"
+#include "sbx_cli.h"
 
 void sbx_cli_usage(FILE *fp);
 
@@ -71,149 +71,47 @@ static int act_check(struct cli *c)
 	return 0;
 }
 
-static void print_rule(const struct sbx_path_rule *r)
+/* Text from the library: printed, or "out of memory". */
+static int put_text(char *text, FILE *fp)
 {
-	char src[600];
-
-	sbx_src_format(src, sizeof(src), r->src);
-	printf("%-5s %s", sbx_pmode_name(r->mode), r->root);
-	if (r->flags & SBX_RF_PROTECT)
-		printf("  [protected]");
-	if (r->flags & SBX_RF_PROJECT)
-		printf("  [project]");
-	if (r->flags & SBX_RF_TMP)
-		printf("  [private /tmp]");
-	for (size_t i = 0; i < r->nsuffixes; i++)
-		printf("%s%s", i ? "," : "  suffixes=", r->suffixes[i]);
-	if (r->max_file_bytes)
-		printf("  max_file_bytes=%llu",
-		       (unsigned long long)r->max_file_bytes);
-	printf("  (%s)\n", src);
-}
-
-static int rule_cmp(const void *a, const void *b)
-{
-	const struct sbx_path_rule *x = a, *y = b;
-
-	return strcmp(x->root, y->root);
+	if (!text)
+		return die("out of memory", "");
+	fputs(text, fp);
+	free(text);
+	return 0;
 }
 
 static int act_list_paths(struct cli *c)
 {
 	sbx_t *s;
 	int r = open_policy(c, &s);
-	struct sbx_path_rule *v;
 
 	if (r)
 		return r;
-	v = malloc(s->pol.nrules * sizeof(*v) + 1);
-	if (!v) {
-		sbx_close(s);
-		return die("out of memory", "");
-	}
-	memcpy(v, s->pol.rules, s->pol.nrules * sizeof(*v));
-	qsort(v, s->pol.nrules, sizeof(*v), rule_cmp);
-	printf("# profile %s, project %s\n", s->pol.profile, s->pol.project);
-	for (size_t i = 0; i < s->pol.nrules; i++)
-		print_rule(&v[i]);
-	free(v);
+	r = put_text(sbx_cli_list_paths(s), stdout);
 	sbx_close(s);
-	return 0;
-}
-
-static void print_policy(const struct sbx_policy *p)
-{
-	char src[600];
-
-	printf("profile: %s\nproject: %s\n\npaths:\n", p->profile, p->project);
-	for (size_t i = 0; i < p->nrules; i++) {
-		printf("  ");
-		print_rule(&p->rules[i]);
-	}
-	sbx_src_format(src, sizeof(src), p->net_src);
-	printf("\nnetwork: %s (%s)\n", sbx_net_name(p->net), src);
-	for (size_t i = 0; i < p->nallow; i++)
-		printf("  allow %s\n", p->allow[i].text);
-	for (size_t i = 0; i < p->unix_sockets.n; i++)
-		printf("  unix socket %s\n", p->unix_sockets.v[i]);
-	printf("\nexec deny rules: %zu\n", p->nexec);
-	for (size_t i = 0; i < p->nexec; i++)
-		printf("  %s%s: %s\n", p->exec[i].program,
-		       p->exec[i].nargs ? " (with args)" : "",
-		       p->exec[i].reason);
-	printf("\nlimits: timeout=%llus cpu=%llus memory=%llu nofile=%llu "
-	       "nproc=%llu fsize=%llu\nfallback: %s\n",
-	       (unsigned long long)p->limits.timeout,
-	       (unsigned long long)p->limits.cpu,
-	       (unsigned long long)p->limits.memory,
-	       (unsigned long long)p->limits.nofile,
-	       (unsigned long long)p->limits.nproc,
-	       (unsigned long long)p->limits.fsize,
-	       p->fallback == SBX_FALLBACK_WARN ? "warn" : "deny");
-	if (p->redirect_caches)
-		printf("caches redirected to: %s\n", p->cache_dir);
+	return r;
 }
 
 static int act_dry_run(struct cli *c)
 {
-	struct sbx_features f;
-	struct sbx_err err;
-	enum sbx_kmode mode;
 	sbx_t *s;
 	int r = open_policy(c, &s);
 
 	if (r)
 		return r;
-	print_policy(&s->pol);
-	sbx_features_probe(&f, 0);
-	if (sbx_mode_resolve(s->mode, &f, &mode, &err) < 0) {
-		printf("\nkernel plan: none: %s\n", err.msg);
-		mode = f.userns ? SBX_KMODE_FULL : SBX_KMODE_LANDLOCK;
-	}
-	printf("\nkernel plan (%s mode):\n",
-	       mode == SBX_KMODE_FULL ? "full" : "landlock-only");
-	fflush(stdout);
-	sbx_plan_print(stdout, &s->pol, mode, &f);
+	r = put_text(sbx_cli_dry_run(s), stdout);
 	sbx_close(s);
-	return 0;
+	return r;
 }
 
 static int act_status(struct cli *c)
 {
-	struct sbx_features f;
-	struct sbx_err err;
-	enum sbx_kmode mode;
-	int ok;
+	char *text;
+	int ok = sbx_cli_status(&c->opts, &text) == 0;
+	int r = put_text(text, stdout);
 
-	sbx_features_probe(&f, 0);
-	printf("sbxrun %s\n", sbx_version());
-	printf("landlock: %s", f.landlock_abi ? "yes" : "no");
-	if (f.landlock_abi)
-		printf(" (ABI %d)\n", f.landlock_abi);
-	else
-		printf(" -- %s\n", f.landlock_why);
-	printf("user namespaces: %s%s%s\n", f.userns ? "yes" : "no",
-	       f.userns ? "" : " -- ", f.userns ? "" : f.userns_why);
-	printf("seccomp: %s\n", f.seccomp ? "yes" : "no");
-	ok = sbx_mode_resolve((enum sbx_kmode)c->opts.mode, &f, &mode, &err) ==
-	     0;
-	if (ok)
-		printf("mode: %s\n",
-		       mode == SBX_KMODE_FULL ? "full" : "landlock-only");
-	else
-		printf("mode: none: %s\n", err.msg);
-	if (ok) {
-		sbx_t *s = NULL;
-		char e[1200];
-
-		if (sbx_open(&s, &c->opts, e, sizeof(e)) == SBX_OK) {
-			printf("\n");
-			fflush(stdout);
-			sbx_plan_print(stdout, &s->pol, mode, &f);
-			sbx_close(s);
-		}
-	}
-	return ok ? 0 : SBX_EXIT_FAIL;
+	return r ? r : ok ? 0 : SBX_EXIT_FAIL;
 }
 
 /* ------------------------------------------------------------ conf mgmt */
@@ -339,8 +237,8 @@ static int print_result(struct cli *c, struct sbx_result *res,
 		fprintf(stderr, "sbxrun: timed out; everything in the sandbox "
 				"was killed\n");
 	if (!(c->opts.flags & SBX_OPT_QUIET))
-		sbx_report_summary(stderr, res);
-	if (report_fd >= 0 && sbx_report_write(report_fd, res, argv) < 0) {
+		put_text(sbx_cli_summary(res), stderr);
+	if (report_fd >= 0 && sbx_cli_report_write(report_fd, res, argv) < 0) {
 		fprintf(stderr, "sbxrun: cannot write the report %s: %s\n",
 			c->report, strerror(errno));
 		if (code == 0)
@@ -360,7 +258,7 @@ static int act_run(struct cli *c)
 
 	if (r)
 		return r;
-	if (c->report && (report_fd = sbx_report_open(c->report)) < 0) {
+	if (c->report && (report_fd = sbx_cli_report_open(c->report)) < 0) {
 		sbx_close(s);
 		fprintf(stderr, "sbxrun: cannot write the report %s: %s\n",
 			c->report, strerror(errno));

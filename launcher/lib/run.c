@@ -188,6 +188,13 @@ static void on_report(void *ctx, pid_t pid, const char *rec, size_t len)
 	add_refusal(c->res, pid, f);
 }
 
+/* A layer the kernel could not apply, under fallback = warn. */
+static void on_warning(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "sbxrun: warning: %s\n", msg);
+}
+
 static void append(char **buf, size_t *len, int *trunc, size_t max,
 		   const char *data, size_t n)
 {
@@ -247,46 +254,14 @@ void sbx_result_free(struct sbx_result *r)
 
 /* ------------------------------------------------------------ running */
 
-static int pick_mode(const sbx_t *s, const struct sbx_features *f,
-		     enum sbx_kmode *mode, int *warn, struct sbx_err *err)
-{
-	*warn = 0;
-	if (s->pol.net == SBX_NET_FILTERED) {
-		sbx_errf(err, 0,
-			 "filtered network (an "
-			 "allow-list) is not available yet; use --net off, "
-			 "loopback or on");
-		return SBX_E_KERNEL;
-	}
-	if (sbx_mode_resolve(s->mode, f, mode, err) == 0) {
-		if (*mode == SBX_KMODE_FULL || s->pol.net != SBX_NET_LOOPBACK)
-			return SBX_OK;
-		/* Even with fallback = warn: dropping Landlock to let the
-		 * network through would drop the filesystem boundary too. */
-		sbx_errf(err, 0,
-			 "--net loopback needs a "
-			 "private network namespace, which needs user "
-			 "namespaces (see sbxrun --status)");
-		return SBX_E_KERNEL;
-	}
-	if (s->pol.fallback != SBX_FALLBACK_WARN)
-		return SBX_E_KERNEL;
-	*warn = 1;
-	*mode = f->userns ? SBX_KMODE_FULL : SBX_KMODE_LANDLOCK;
-	fprintf(stderr,
-		"sbxrun: warning: %s\nsbxrun: warning: fallback = "
-		"warn: running in %s mode with what exists\n",
-		err->msg, *mode == SBX_KMODE_FULL ? "full" : "landlock-only");
-	return SBX_OK;
-}
-
 struct run_ctx {
+	const struct sbx_backend *b;
 	int had_git; /* <project>/.git existed at launch */
 	sbx_t *s;
 	struct sbx_policy pol; /* this run's own (sbx_policy_for_run) */
 	int have_pol;
 	const struct sbx_run_req *req;
-	struct sbx_features feat;
+	struct sbx_features *feat;
 	enum sbx_kmode mode;
 	int warn;
 	char shim[PATH_MAX];
@@ -294,32 +269,40 @@ struct run_ctx {
 	struct sbx_rundir rd;
 };
 
-/*
- * Landlock-only mode has no private /dev: the user's other terminals
- * (/dev/pts/N: keystrokes) and the host's POSIX shared memory (/dev/shm)
- * would be readable through "/".  Hide both; Landlock still grants the
- * terminal the command was given on fds 0-2.
- */
-static const struct sbx_rule ll_hidden[] = {
-	{ .root = "/dev/pts",
-	  .mode = SBX_HIDE,
-	  .flags = SBX_RF_KMODE,
-	  .src = { "landlock-only mode (no private /dev)", 0 } },
-	{ .root = "/dev/shm",
-	  .mode = SBX_HIDE,
-	  .flags = SBX_RF_KMODE,
-	  .src = { "landlock-only mode (no private /dev)", 0 } },
-};
+/* The mode to run in, from the backend; under fallback = warn, the best
+ * there is, said loudly. */
+static int pick_mode(struct run_ctx *c, struct sbx_err *err)
+{
+	const struct sbx_policy *p = &c->s->pol;
+
+	c->warn = 0;
+	if (p->net == SBX_NET_FILTERED) {
+		sbx_errf(err, 0,
+			 "filtered network (an "
+			 "allow-list) is not available yet; use --net off, "
+			 "loopback or on");
+		return SBX_E_KERNEL;
+	}
+	if (c->b->resolve(c->s->mode, c->feat, &c->mode, err) == 0)
+		return c->b->check(p, c->mode, err) == 0 ? SBX_OK
+							 : SBX_E_KERNEL;
+	if (p->fallback != SBX_FALLBACK_WARN)
+		return SBX_E_KERNEL;
+	c->warn = 1;
+	c->mode = c->b->fallback(c->feat);
+	fprintf(stderr,
+		"sbxrun: warning: %s\nsbxrun: warning: fallback = "
+		"warn: running in %s mode with what exists\n",
+		err->msg, c->b->mode_name(c->mode));
+	return SBX_OK;
+}
 
 /* The run's own policy, for the mode just picked. */
 static int run_policy(struct run_ctx *c, struct sbx_err *err)
 {
 	struct sbx_run_adj adj = { 0 };
 
-	if (c->mode == SBX_KMODE_LANDLOCK) {
-		adj.extra = ll_hidden;
-		adj.nextra = sizeof(ll_hidden) / sizeof(ll_hidden[0]);
-	}
+	adj.nextra = c->b->mode_rules(c->mode, &adj.extra);
 	if (c->req->timeout > 0)
 		adj.timeout = (uint64_t)(c->req->timeout + 0.999);
 	if (c->have_pol)
@@ -392,16 +375,15 @@ static void report_created(const struct run_ctx *c, struct sbx_result *res)
 	}
 }
 
-static int write_policy(const struct sbx_policy *pol, enum sbx_kmode mode,
-			struct sbx_rundir *rd, struct sbx_err *err)
+static int write_policy(const struct run_ctx *c, struct sbx_rundir *rd,
+			struct sbx_err *err)
 {
 	void *buf;
 	size_t len;
-	unsigned flags = mode == SBX_KMODE_LANDLOCK ? SBX_CPOL_F_SHIM_PROTECT
-						    : 0;
 	int r;
 
-	if (sbx_cpol_build(pol, mode, flags, &buf, &len, err) < 0)
+	if (sbx_cpol_build(&c->pol, c->mode, c->b->cpol_flags(c->mode), &buf,
+			   &len, err) < 0)
 		return -1;
 	r = sbx_rundir_put(rd, buf, len, err);
 	free(buf);
@@ -419,17 +401,10 @@ static char *const *command_argv(const struct sbx_run_req *req, char *shellv[4])
 	return shellv;
 }
 
-static void fill_layers(struct sbx_result *r, enum sbx_kmode mode,
-			const struct sbx_features *f, const sbx_t *s)
+static void fill_layers(struct sbx_result *r, const struct run_ctx *c)
 {
-	snprintf(r->mode, sizeof(r->mode), "%s",
-		 mode == SBX_KMODE_FULL ? "full" : "landlock-only");
-	snprintf(r->layers, sizeof(r->layers), "%s%s%s%s",
-		 mode == SBX_KMODE_FULL ? "userns,mntns,pidns,ipcns," : "",
-		 mode == SBX_KMODE_FULL && s->pol.net == SBX_NET_LOOPBACK
-			 ? "netns,"
-			 : "",
-		 f->landlock_abi ? "landlock," : "", "seccomp,rlimits");
+	snprintf(r->mode, sizeof(r->mode), "%s", c->b->mode_name(c->mode));
+	c->b->layers(&c->pol, c->mode, c->feat, r->layers, sizeof(r->layers));
 }
 
 static int do_launch(struct run_ctx *c, struct sbx_result *res,
@@ -442,6 +417,7 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	char *shellv[4];
 	struct sbx_launch l = { 0 };
 	struct sbx_exit x = { 0 };
+	char report[128];
 	int r;
 
 	if (!env)
@@ -449,7 +425,7 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	build_env(env, pol, c->have_shim ? c->shim : NULL, c->rd.path);
 	l.pol = pol;
 	l.mode = c->mode;
-	l.feat = &c->feat;
+	l.feat = c->feat;
 	l.warn_missing = c->warn;
 	l.argv = command_argv(c->req, shellv);
 	l.envp = env->v;
@@ -461,12 +437,16 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	l.stdin_data = c->req->stdin_data;
 	l.stdin_len = c->req->stdin_len;
 	l.keep_tty = c->req->interactive;
+	c->b->report_addr(report, sizeof(report));
+	l.report_addr = report;
 	l.report_fd = -1;
 	l.on_report = on_report;
 	l.report_ctx = &col;
 	l.on_output = on_output;
 	l.output_ctx = &col;
-	r = sbx_launch(&l, &x, err);
+	l.on_warning = on_warning;
+	l.warning_ctx = &col;
+	r = c->b->launch(&l, &x, err);
 	if (r == 0) {
 		res->exit_code = x.code;
 		res->status = x.sig ? -1 : x.status;
@@ -480,12 +460,13 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	return r;
 }
 
-/* Pick the mode, write its policy, run.  SBX_LAUNCH_NO_USERNS when full
- * mode could not make its namespaces (nothing ran). */
+/* Pick the mode, write its policy, run.  SBX_LAUNCH_RETRY when the
+ * backend could not make its sandbox for a reason a full probe may
+ * explain (nothing ran). */
 static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 			  struct sbx_err *err)
 {
-	int rc = pick_mode(c->s, &c->feat, &c->mode, &c->warn, err);
+	int rc = pick_mode(c, err);
 
 	if (rc != SBX_OK)
 		return rc;
@@ -493,11 +474,11 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 		return SBX_E_NOMEM;
 	if (sbx_rundir_create(&c->rd, c->s->pol.home, err) < 0)
 		return SBX_E_RUN;
-	rc = write_policy(&c->pol, c->mode, &c->rd, err);
+	rc = write_policy(c, &c->rd, err);
 	if (rc == 0)
 		rc = do_launch(c, res, err);
 	sbx_rundir_release(&c->rd);
-	if (rc == SBX_LAUNCH_NO_USERNS && c->mode == SBX_KMODE_FULL)
+	if (rc == SBX_LAUNCH_RETRY)
 		return rc;
 	return rc < 0 ? SBX_E_RUN : SBX_OK;
 }
@@ -545,6 +526,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		sbx_errf(&err, 0, "no command to run");
 		goto fail;
 	}
+	c->b = sbx_backend();
 	c->s = s;
 	c->req = req;
 	{
@@ -568,24 +550,23 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 			 s->pol.cache_dir);
 		goto fail;
 	}
-	sbx_features_probe(&c->feat, 1);
-	rc = launch_in_mode(c, res, &err);
-	if (rc == SBX_LAUNCH_NO_USERNS && c->feat.userns_assumed) {
-		/* The quick probe assumed user namespaces and the kernel
-		 * refused them: find out why, and decide the mode again.  If
-		 * the trial works after all, the launch's own error stands:
-		 * no silent change of mode for a failure we cannot explain. */
-		sbx_features_probe(&c->feat, 0);
-		if (!c->feat.userns)
-			rc = launch_in_mode(c, res, &err);
+	c->feat = c->b->probe(1);
+	if (!c->feat) {
+		rc = SBX_E_NOMEM;
+		sbx_errf(&err, 0, "out of memory");
+		goto fail;
 	}
-	if (rc == SBX_LAUNCH_NO_USERNS)
+	rc = launch_in_mode(c, res, &err);
+	if (rc == SBX_LAUNCH_RETRY && c->b->reprobe(c->feat))
+		rc = launch_in_mode(c, res, &err);
+	if (rc == SBX_LAUNCH_RETRY)
 		rc = SBX_E_KERNEL;
 	if (rc != SBX_OK)
 		goto fail;
-	fill_layers(res, c->mode, &c->feat, s);
+	fill_layers(res, c);
 	report_created(c, res);
 	sbx_policy_free(&c->pol);
+	free(c->feat);
 	free(c);
 	*out = res;
 	return SBX_OK;
@@ -593,6 +574,8 @@ fail:
 	sbx_err_out(&err, errbuf, errlen);
 	if (c && c->have_pol)
 		sbx_policy_free(&c->pol);
+	if (c)
+		free(c->feat);
 	free(c);
 	sbx_result_free(res);
 	return rc;

@@ -44,7 +44,7 @@
 #include <unistd.h>
 
 #include "compat.h"
-#include "kernel.h"
+#include "linux.h"
 
 /* Every filesystem right we know (ABI 7 adds none after IOCTL_DEV). */
 #define LL_FS_ALL ((LANDLOCK_ACCESS_FS_IOCTL_DEV << 1) - 1)

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "compat.h"
-#include "kernel.h"
+#include "linux.h"
 
 #define ATTR_SECURE (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 #define ATTR_SEALED (MOUNT_ATTR_RDONLY | ATTR_SECURE | MOUNT_ATTR_NOEXEC)

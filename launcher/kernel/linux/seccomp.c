@@ -15,7 +15,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
-#include "kernel.h"
+#include "linux.h"
 #include "seccomp_bpf.h"
 
 /*

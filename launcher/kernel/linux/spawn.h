@@ -1,7 +1,7 @@
 /*
  * spawn.h - starting one command in the sandbox and supervising its whole
  * tree (DESIGN §7 layers 1 and 4, §9 exit codes): what the three parts of
- * sbx_launch() share.
+ * sbx_linux_launch() share.
  *
  * Process shapes:
  *
@@ -12,7 +12,7 @@
  *
  *   supervisor.c  the parent: prepares descriptors and signals, starts
  *                 pid 1 or the keeper, and runs the loop until the tree is
- *                 gone (sbx_launch);
+ *                 gone (sbx_linux_launch);
  *   reaper.c      pid 1 and the keeper: fork the command, reap, forward
  *                 signals, pass its wait status up;
  *   child.c       everything in the children before exec: pid 1's mount
@@ -32,7 +32,7 @@
  *
  * Everything the children have to say before exec travels over one
  * SOCK_SEQPACKET socketpair, the channel: a layer that failed (fail closed:
- * nothing runs and sbx_launch returns -1), a layer that is missing under
+ * nothing runs and the launch returns -1), a layer that is missing under
  * fallback = warn, the errno of a failed exec, the reaper's report of the
  * command's wait status, and the bound report socket (SCM_RIGHTS).  The
  * children's end is close-on-exec, so the command never holds it.
@@ -45,7 +45,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "kernel.h"
+#include "linux.h"
 
 /* Channel messages, children -> supervisor. */
 enum {

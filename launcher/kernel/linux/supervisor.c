@@ -1,5 +1,5 @@
 /*
- * supervisor.c - sbx_launch(): the parent side of one sandboxed command
+ * supervisor.c - sbx_linux_launch(): the parent side of one sandboxed command
  * (spawn.h).  It builds the command's environment, opens the channel,
  * the capture pipes and a signalfd, starts pid 1 (full mode: a raw clone
  * into new namespaces, then the id maps) or the keeper (landlock-only),
@@ -7,7 +7,7 @@
  * SIGINT/SIGTERM/SIGHUP to forward), the channel, the report socket, the
  * capture pipes and the stdin feed, with the timeout as the deadline.
  *
- * Library caveats: while sbx_launch runs it blocks SIGCHLD, SIGINT,
+ * Library caveats: while a launch runs it blocks SIGCHLD, SIGINT,
  * SIGTERM, SIGHUP and SIGPIPE in the calling thread, sets SIGCHLD to its
  * default action, and in landlock-only mode becomes a child subreaper; all
  * restored before it returns.  It expects to be called from a
@@ -27,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -138,18 +137,6 @@ static int build_env(struct sup *s)
 	if (pre && *pre)
 		return env_add(s, "LD_PRELOAD=%s %s", l->shim_path, pre);
 	return env_add(s, "LD_PRELOAD=%s", l->shim_path);
-}
-
-/* \0sbxrun-<launcher pid>-<64 random bits>: unguessable, so nothing
- * outside can bind it first. */
-static void report_name(struct sup *s)
-{
-	uint64_t r;
-
-	if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r)
-		r = now_ns() ^ ((uint64_t)getpid() << 40);
-	snprintf(s->report_name, sizeof s->report_name, "sbxrun-%d-%016llx",
-		 (int)getpid(), (unsigned long long)r);
 }
 
 /* Our descriptors must not sit on 0-2, where the child puts stdio: with a
@@ -345,7 +332,7 @@ static int start_landlock(struct sup *s)
 }
 
 /* A full-mode start that could not make its namespaces is handed back to
- * the caller (SBX_LAUNCH_NO_USERNS) rather than retried here: landlock-only
+ * the caller (SBX_LAUNCH_RETRY) rather than retried here: landlock-only
  * mode needs its own policy (hidden /dev/pts and /dev/shm, protect rules
  * in the shim), which the caller builds. */
 static int sup_start(struct sup *s)
@@ -457,7 +444,10 @@ static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 				 m->text);
 		s->failed = 1;
 		break;
-	case MSG_WARN: fprintf(stderr, "sbxrun: warning: %s\n", m->text); break;
+	case MSG_WARN:
+		if (s->l->on_warning)
+			s->l->on_warning(s->l->warning_ctx, m->text);
+		break;
 	case MSG_EXEC: s->exec_errno = m->val; break;
 	case MSG_STATUS:
 		s->cmd_status = m->val;
@@ -738,7 +728,8 @@ static void sup_init(struct sup *s, struct sbx_launch *l, struct sbx_exit *x,
 	err->msg[0] = '\0';
 }
 
-int sbx_launch(struct sbx_launch *l, struct sbx_exit *x, struct sbx_err *err)
+int sbx_linux_launch(struct sbx_launch *l, struct sbx_exit *x,
+		     struct sbx_err *err)
 {
 	struct sup s;
 	int rc = -1;
@@ -748,7 +739,12 @@ int sbx_launch(struct sbx_launch *l, struct sbx_exit *x, struct sbx_err *err)
 		return sbx_errf(err, 0, "launch: no command");
 	if (l->mode != SBX_KMODE_FULL && l->mode != SBX_KMODE_LANDLOCK)
 		return sbx_errf(err, 0, "launch: kernel mode not resolved");
-	report_name(&s);
+	/* The report channel is an abstract socket: \0 + the name after @
+	 * (backend.c's report_addr). */
+	if (!l->report_addr || l->report_addr[0] != '@' ||
+	    strlen(l->report_addr) >= sizeof s.report_name)
+		return sbx_errf(err, 0, "launch: no report channel address");
+	snprintf(s.report_name, sizeof s.report_name, "%s", l->report_addr + 1);
 	if (build_env(&s) < 0 || open_channels(&s) < 0 || take_signals(&s) < 0)
 		goto out;
 	s.t0 = now_ns();
@@ -759,7 +755,7 @@ int sbx_launch(struct sbx_launch *l, struct sbx_exit *x, struct sbx_err *err)
 					: l->pol->limits.timeout * 1000000000u);
 	if (sup_start(&s) < 0) {
 		if (s.clone_failed)
-			rc = SBX_LAUNCH_NO_USERNS;
+			rc = SBX_LAUNCH_RETRY;
 		goto out;
 	}
 	/* PROC-04: from here on nothing of the user's (the command
