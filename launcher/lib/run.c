@@ -17,6 +17,7 @@
 
 #include "api.h"
 #include "cpol.h"
+#include "env.h"
 #include "kernel.h"
 #include "record.h"
 #include "rundir.h"
@@ -24,88 +25,11 @@
 extern char **environ;
 
 #define DEFAULT_MAX_OUTPUT (1u << 20)
-#define MAX_ENV 4096
 
 struct collect {
 	struct sbx_result *res;
 	size_t max_output;
 };
-
-/* ------------------------------------------------------------ env */
-
-struct envv {
-	char *v[MAX_ENV + 1];
-	size_t n;
-	char *owned[32];
-	size_t nowned;
-};
-
-static void env_set(struct envv *e, const char *name, const char *value)
-{
-	size_t nl = strlen(name);
-	char *s;
-
-	if (e->nowned >= sizeof(e->owned) / sizeof(e->owned[0]))
-		return;
-	if (asprintf(&s, "%s=%s", name, value) < 0)
-		return;
-	e->owned[e->nowned++] = s;
-	for (size_t i = 0; i < e->n; i++)
-		if (strncmp(e->v[i], name, nl) == 0 && e->v[i][nl] == '=') {
-			e->v[i] = s;
-			return;
-		}
-	if (e->n < MAX_ENV)
-		e->v[e->n++] = s;
-	e->v[e->n] = NULL;
-}
-
-static const struct {
-	const char *var, *sub;
-} cache_vars[] = {
-	{ "XDG_CACHE_HOME", "xdg" },	    { "npm_config_cache", "npm" },
-	{ "PIP_CACHE_DIR", "pip" },	    { "CARGO_HOME", "cargo" },
-	{ "GOCACHE", "go-build" },	    { "GOMODCACHE", "go-mod" },
-	{ "GRADLE_USER_HOME", "gradle" },   { "PNPM_STORE_DIR", "pnpm" },
-	{ "YARN_CACHE_FOLDER", "yarn" },    { "CCACHE_DIR", "ccache" },
-	{ "npm_config_store_dir", "pnpm" },
-};
-
-/* The environment the command sees: the caller's, scrubbed by the env
- * keep/drop lists, plus the sandbox's own variables. */
-static void build_env(struct envv *e, const struct sbx_policy *p,
-		      const char *shim, const char *polfile)
-{
-	char buf[PATH_MAX + 32];
-
-	e->n = 0;
-	for (char **ep = environ; ep && *ep && e->n < MAX_ENV; ep++)
-		if (strchr(*ep, '=') && sbx_policy_env_pass(p, *ep))
-			e->v[e->n++] = *ep;
-	e->v[e->n] = NULL;
-	env_set(e, "SBXRUN", "1");
-	env_set(e, "SBXRUN_NET",
-		p->net == SBX_NET_FILTERED ? "filtered"
-		: p->net == SBX_NET_ON	   ? "on"
-					   : "off");
-	if (p->redirect_caches && p->cache_dir)
-		for (size_t i = 0;
-		     i < sizeof(cache_vars) / sizeof(cache_vars[0]); i++) {
-			snprintf(buf, sizeof(buf), "%s/%s", p->cache_dir,
-				 cache_vars[i].sub);
-			env_set(e, cache_vars[i].var, buf);
-		}
-	if (shim && polfile) {
-		env_set(e, "LD_PRELOAD", shim);
-		env_set(e, "SBXRUN_POLICY", polfile);
-	}
-}
-
-static void env_free(struct envv *e)
-{
-	for (size_t i = 0; i < e->nowned; i++)
-		free(e->owned[i]);
-}
 
 /* ------------------------------------------------------------ shim */
 
@@ -413,32 +337,33 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	const struct sbx_policy *pol = &c->pol;
 	struct collect col = { res, c->req->max_output ? c->req->max_output
 						       : DEFAULT_MAX_OUTPUT };
-	struct envv *env = calloc(1, sizeof(*env));
-	char *shellv[4];
+	struct sbx_env_vars vars = { c->have_shim ? c->shim : NULL, c->rd.path,
+				     NULL };
+	struct sbx_env env;
+	char *shellv[4], report[128];
 	struct sbx_launch l = { 0 };
 	struct sbx_exit x = { 0 };
-	char report[128];
 	int r;
 
-	if (!env)
-		return sbx_errf(err, 0, "out of memory");
-	build_env(env, pol, c->have_shim ? c->shim : NULL, c->rd.path);
+	c->b->report_addr(report, sizeof(report));
+	vars.report_addr = report;
+	if (sbx_env_build(&env, pol, environ, &vars, err) < 0)
+		return -1;
 	l.pol = pol;
 	l.mode = c->mode;
 	l.feat = c->feat;
 	l.warn_missing = c->warn;
 	l.argv = command_argv(c->req, shellv);
-	l.envp = env->v;
+	l.envp = env.v;
 	l.workdir = c->req->workdir ? c->req->workdir : pol->project;
 	l.policy_file = c->rd.path;
-	l.shim_path = c->have_shim ? c->shim : NULL;
+	l.shim_path = vars.shim;
+	l.report_addr = report;
 	l.fd_in = c->req->capture ? -2 : -1;
 	l.fd_out = l.fd_err = c->req->capture ? -2 : -1;
 	l.stdin_data = c->req->stdin_data;
 	l.stdin_len = c->req->stdin_len;
 	l.keep_tty = c->req->interactive;
-	c->b->report_addr(report, sizeof(report));
-	l.report_addr = report;
 	l.report_fd = -1;
 	l.on_report = on_report;
 	l.report_ctx = &col;
@@ -455,8 +380,7 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		res->exec_errno = x.exec_errno;
 		res->duration = (double)x.duration_ns / 1e9;
 	}
-	env_free(env);
-	free(env);
+	sbx_env_free(&env);
 	return r;
 }
 

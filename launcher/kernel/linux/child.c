@@ -433,7 +433,7 @@ void sbx_cmd_main(const struct sup *s)
 	}
 	if (sbx_seccomp_apply(l->pol, s->mode, &e) < 0)
 		sbx_layer_failed(s, "seccomp", &e);
-	r = exec_path(l->argv, s->envp);
+	r = exec_path(l->argv, l->envp);
 	sbx_chan_put(s->chan[1], MSG_EXEC, r, NULL);
 	_exit(r == ENOENT ? 127 : 126);
 }

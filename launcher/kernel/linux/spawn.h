@@ -73,8 +73,6 @@ struct sup {
 	struct sbx_exit *x;
 	struct sbx_err *err;
 	enum sbx_kmode mode;
-	char **envp; /* what the command gets */
-	char *own[6]; /* the variables we added */
 	char report_name[64];
 	int chan[2]; /* [0] supervisor, [1] children until exec */
 	int sync[2]; /* full mode: the "maps written, go" byte */

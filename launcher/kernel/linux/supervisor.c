@@ -1,6 +1,6 @@
 /*
  * supervisor.c - sbx_linux_launch(): the parent side of one sandboxed command
- * (spawn.h).  It builds the command's environment, opens the channel,
+ * (spawn.h).  It opens the channel,
  * the capture pipes and a signalfd, starts pid 1 (full mode: a raw clone
  * into new namespaces, then the id maps) or the keeper (landlock-only),
  * and loops until the tree is gone: poll on the signalfd (SIGCHLD, and
@@ -51,92 +51,6 @@ static void close_fd(int *fd)
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
-}
-
-static const char *net_name(enum sbx_net n)
-{
-	switch (n) {
-	case SBX_NET_OFF: return "off";
-	case SBX_NET_LOOPBACK: return "loopback";
-	case SBX_NET_ON: return "on";
-	case SBX_NET_FILTERED: return "filtered";
-	}
-	return "off";
-}
-
-/* Variables we set replace inherited ones: a nested sbxrun must not pass
- * the outer sandbox's SBXRUN_NET or report socket on as its own. */
-static int env_ours(const struct sup *s, const char *e)
-{
-	static const char *const names[] = {
-		"SBXRUN=",
-		"SBXRUN_NET=",
-		"SBXRUN_REPORT=",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strncmp(e, names[i], strlen(names[i])) == 0)
-			return 1;
-	if (s->l->policy_file && strncmp(e, "SBXRUN_POLICY=", 14) == 0)
-		return 1;
-	return s->l->shim_path && strncmp(e, "LD_PRELOAD=", 11) == 0;
-}
-
-__attribute__((format(printf, 2, 3))) static int env_add(struct sup *s,
-							 const char *fmt, ...)
-{
-	size_t n = 0, i = 0;
-	va_list ap;
-	char *v;
-	int r;
-
-	while (s->own[n])
-		n++;
-	va_start(ap, fmt);
-	r = vasprintf(&v, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return sbx_errf(s->err, 0, "launch: out of memory");
-	s->own[n] = v;
-	while (s->envp[i])
-		i++;
-	s->envp[i] = v;
-	return 0;
-}
-
-/* The shim goes first in LD_PRELOAD; preloads the caller kept stay. */
-static int build_env(struct sup *s)
-{
-	const struct sbx_launch *l = s->l;
-	const char *pre = NULL;
-	size_t n = 0, j = 0;
-
-	while (l->envp && l->envp[n])
-		n++;
-	s->envp = calloc(n + 6, sizeof *s->envp);
-	if (!s->envp)
-		return sbx_errf(s->err, 0, "launch: out of memory");
-	for (n = 0; l->envp && l->envp[n]; n++) {
-		if (strncmp(l->envp[n], "LD_PRELOAD=", 11) == 0)
-			pre = l->envp[n] + 11;
-		if (!env_ours(s, l->envp[n]))
-			s->envp[j++] = l->envp[n];
-	}
-	if (env_add(s, "SBXRUN=1") < 0 ||
-	    env_add(s, "SBXRUN_NET=%s", net_name(l->pol->net)) < 0 ||
-	    env_add(s, "SBXRUN_REPORT=@%s", s->report_name) < 0)
-		return -1;
-	if (l->policy_file &&
-	    env_add(s, "SBXRUN_POLICY=%s", l->policy_file) < 0)
-		return -1;
-	if (!l->shim_path)
-		return 0;
-	if (pre && strstr(pre, l->shim_path))
-		return env_add(s, "LD_PRELOAD=%s", pre);
-	if (pre && *pre)
-		return env_add(s, "LD_PRELOAD=%s %s", l->shim_path, pre);
-	return env_add(s, "LD_PRELOAD=%s", l->shim_path);
 }
 
 /* Our descriptors must not sit on 0-2, where the child puts stdio: with a
@@ -701,9 +615,6 @@ static void sup_cleanup(struct sup *s)
 		prctl(PR_SET_DUMPABLE, s->old_dumpable, 0, 0, 0);
 	if (s->subreaper_set)
 		prctl(PR_SET_CHILD_SUBREAPER, s->old_subreaper, 0, 0, 0);
-	for (i = 0; i < 6; i++)
-		free(s->own[i]);
-	free(s->envp);
 }
 
 static void sup_init(struct sup *s, struct sbx_launch *l, struct sbx_exit *x,
@@ -745,7 +656,7 @@ int sbx_linux_launch(struct sbx_launch *l, struct sbx_exit *x,
 	    strlen(l->report_addr) >= sizeof s.report_name)
 		return sbx_errf(err, 0, "launch: no report channel address");
 	snprintf(s.report_name, sizeof s.report_name, "%s", l->report_addr + 1);
-	if (build_env(&s) < 0 || open_channels(&s) < 0 || take_signals(&s) < 0)
+	if (open_channels(&s) < 0 || take_signals(&s) < 0)
 		goto out;
 	s.t0 = now_ns();
 	if (l->pol->limits.timeout)
