@@ -223,13 +223,19 @@ static int act_edit(struct cli *c)
 
 /* ------------------------------------------------------------ running */
 
+/* Warnings come as they are known (sbx_run_req.on_warning), so one that
+ * weakens the sandbox is said before the command runs. */
+static void say_warning(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "sbxrun: warning: %s\n", msg);
+}
+
 static int print_result(struct cli *c, struct sbx_result *res,
 			char *const argv[], int report_fd)
 {
 	int code = res->exit_code;
 
-	for (size_t i = 0; res->warnings && res->warnings[i]; i++)
-		fprintf(stderr, "sbxrun: warning: %s\n", res->warnings[i]);
 	if (res->exec_errno)
 		fprintf(stderr, "sbxrun: cannot run '%s': %s\n", argv[0],
 			strerror(res->exec_errno));
@@ -266,6 +272,7 @@ static int act_run(struct cli *c)
 	}
 	req.argv = c->argv;
 	req.shell = c->shell;
+	req.on_warning = say_warning;
 	if (!c->argv && !c->shell) {
 		shellv[0] = (char *)(sh && sh[0] == '/' ? sh : "/bin/sh");
 		shellv[1] = NULL;

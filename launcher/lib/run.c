@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,13 +113,6 @@ static void on_report(void *ctx, pid_t pid, const char *rec, size_t len)
 	add_refusal(c->res, pid, f);
 }
 
-/* A layer the kernel could not apply, under fallback = warn. */
-static void on_warning(void *ctx, const char *msg)
-{
-	(void)ctx;
-	fprintf(stderr, "sbxrun: warning: %s\n", msg);
-}
-
 static void append(char **buf, size_t *len, int *trunc, size_t max,
 		   const char *data, size_t n)
 {
@@ -191,7 +185,45 @@ struct run_ctx {
 	char shim[PATH_MAX];
 	int have_shim;
 	struct sbx_rundir rd;
+	struct sbx_result *res;
 };
+
+/* A warning: to the caller at once (on_warning), and into the result.
+ * The library never prints. */
+__attribute__((format(printf, 2, 3))) static void run_warn(struct run_ctx *c,
+							   const char *fmt, ...)
+{
+	struct sbx_result *r = c->res;
+	size_t n = 0;
+	char *w, **nw;
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = vasprintf(&w, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return;
+	if (c->req->on_warning)
+		c->req->on_warning(c->req->warning_ctx, w);
+	while (r->warnings && r->warnings[n])
+		n++;
+	nw = realloc(r->warnings, (n + 2) * sizeof(*nw));
+	if (!nw) {
+		free(w);
+		return;
+	}
+	r->warnings = nw;
+	nw[n] = w;
+	nw[n + 1] = NULL;
+}
+
+/* The backend's warnings while it runs (a layer the kernel could not
+ * apply, under fallback = warn). */
+static void on_warning(void *ctx, const char *msg)
+{
+	run_warn(ctx, "%s", msg);
+}
 
 /* The mode to run in, from the backend; under fallback = warn, the best
  * there is, said loudly. */
@@ -214,10 +246,9 @@ static int pick_mode(struct run_ctx *c, struct sbx_err *err)
 		return SBX_E_KERNEL;
 	c->warn = 1;
 	c->mode = c->b->fallback(c->feat);
-	fprintf(stderr,
-		"sbxrun: warning: %s\nsbxrun: warning: fallback = "
-		"warn: running in %s mode with what exists\n",
-		err->msg, c->b->mode_name(c->mode));
+	run_warn(c, "%s", err->msg);
+	run_warn(c, "fallback = warn: running in %s mode with what exists",
+		 c->b->mode_name(c->mode));
 	return SBX_OK;
 }
 
@@ -254,48 +285,31 @@ static int sandbox_writable(const struct sbx_policy *p, const char *path)
 	return best && best->mode == SBX_RW;
 }
 
-static void add_warning(struct sbx_result *res, size_t *n, char *w)
-{
-	char **nw = realloc(res->warnings, (*n + 2) * sizeof(*nw));
-
-	if (!nw || !w) {
-		free(w);
-		return;
-	}
-	res->warnings = nw;
-	nw[*n] = w;
-	nw[++*n] = NULL;
-}
-
-static void report_created(const struct run_ctx *c, struct sbx_result *res)
+static void report_created(struct run_ctx *c)
 {
 	struct stat st;
-	size_t n = 0;
-	char g[PATH_MAX + 8], *w;
+	char g[PATH_MAX + 8];
 
 	/* A gitfile written where there was no .git points the next git run
 	 * outside the sandbox at a repository of the command's choosing. */
 	snprintf(g, sizeof(g), "%s/.git", c->pol.project);
-	if (!c->had_git && lstat(g, &st) == 0 && !S_ISDIR(st.st_mode) &&
-	    asprintf(&w,
-		     "'%s' was created during the run as a file: it "
-		     "redirects git to another repository (and its hooks and "
-		     "config): review it before running git outside",
-		     g) >= 0)
-		add_warning(res, &n, w);
-
+	if (!c->had_git && lstat(g, &st) == 0 && !S_ISDIR(st.st_mode))
+		run_warn(c,
+			 "'%s' was created during the run as a file: it "
+			 "redirects git to another repository (and its hooks "
+			 "and config): review it before running git outside",
+			 g);
 	for (size_t i = 0; i < c->pol.nrules; i++) {
 		const struct sbx_path_rule *r = &c->pol.rules[i];
 
 		if (!(r->flags & SBX_RF_ABSENT) || lstat(r->root, &st) < 0 ||
 		    !sandbox_writable(&c->pol, r->root))
 			continue;
-		if (asprintf(&w,
-			     "'%s' was created during the run; it is "
-			     "protected because it can run code outside the "
-			     "sandbox later: review it before using it outside",
-			     r->root) >= 0)
-			add_warning(res, &n, w);
+		run_warn(c,
+			 "'%s' was created during the run; it is "
+			 "protected because it can run code outside the "
+			 "sandbox later: review it before using it outside",
+			 r->root);
 	}
 }
 
@@ -370,7 +384,7 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	l.on_output = on_output;
 	l.output_ctx = &col;
 	l.on_warning = on_warning;
-	l.warning_ctx = &col;
+	l.warning_ctx = c;
 	r = c->b->launch(&l, &x, err);
 	if (r == 0) {
 		res->exit_code = x.code;
@@ -453,6 +467,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	c->b = sbx_backend();
 	c->s = s;
 	c->req = req;
+	c->res = res;
 	{
 		char g[PATH_MAX + 8];
 		struct stat gst;
@@ -462,11 +477,10 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	}
 	c->have_shim = find_shim(c->shim, sizeof(c->shim)) == 0;
 	if (!c->have_shim)
-		fprintf(stderr,
-			"sbxrun: warning: libsbxshim.so not found next "
-			"to sbxrun or libsbx (set SBXRUN_SHIM=/path/to/it): "
-			"refusals are not explained and the exec, suffix and "
-			"size rules are NOT enforced; the kernel layers are\n");
+		run_warn(c, "libsbxshim.so not found next to sbxrun or libsbx "
+			    "(set SBXRUN_SHIM=/path/to/it): refusals are not "
+			    "explained and the exec, suffix and size rules are "
+			    "NOT enforced; the kernel layers are");
 	if (s->pol.redirect_caches && s->pol.cache_dir &&
 	    sbx_mkdirs(s->pol.cache_dir, 0700) < 0) {
 		rc = SBX_E_RUN;
@@ -488,7 +502,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	if (rc != SBX_OK)
 		goto fail;
 	fill_layers(res, c);
-	report_created(c, res);
+	report_created(c);
 	sbx_policy_free(&c->pol);
 	free(c->feat);
 	free(c);
