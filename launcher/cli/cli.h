@@ -1,9 +1,13 @@
 /*
  * cli.h - the sbxrun command line: parsing (a table, one handler per
- * option) and the actions.  Built on libsbx only.
+ * option, cli.c) and the actions (cli_actions.c).  Built on include/sbx.h
+ * and libsbx's one header for the CLI (launcher/lib/cli-api/sbx_cli.h);
+ * the include path has nothing else.  Messages: die.h.
  */
 #ifndef SBX_CLI_H
 #define SBX_CLI_H
+
+#include <stdio.h>
 
 #include "sbx.h"
 
@@ -44,9 +48,12 @@ struct cli {
 	char **argv; /* the command, or NULL */
 };
 
-/* Parse argv into c.  Returns 0, or an exit code after printing why. */
-int sbx_cli_parse(struct cli *c, int argc, char **argv);
-int sbx_cli_main(int argc, char **argv);
-void sbx_cli_free(struct cli *c);
+/* Parse argv into c; a bad command line ends sbxrun (125) with the
+ * reason. */
+void cli_parse(struct cli *c, int argc, char **argv);
+void cli_free(struct cli *c);
+void cli_usage(FILE *fp);
+/* sbxrun: returns the exit status (DESIGN §9). */
+int cli_main(int argc, char **argv);
 
 #endif
