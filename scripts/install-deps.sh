@@ -4,7 +4,7 @@
 #   scripts/install-deps.sh          build + test dependencies
 set -eu
 
-PKGS="build-essential pkg-config clang libclang-rt-14-dev
+PKGS="build-essential pkg-config clang libclang-rt-14-dev clang-format
 libconfig-dev libxxhash-dev libseccomp-dev libjansson-dev libcmocka-dev
 bats jq git make python3 busybox-static bubblewrap iproute2 procps util-linux
 passwd tar"
