@@ -129,7 +129,7 @@ static int too_big(const struct sbx_policy *p, struct sbx_err *err)
 	    p->nallow <= SBX_CPOL_MAX_ALLOW &&
 	    p->unix_sockets.n <= SBX_CPOL_MAX_SOCK)
 		return 0;
-	snprintf(err->msg, sizeof(err->msg),
+	sbx_errf(err, 0,
 		 "policy too large to compile "
 		 "(at most %u path rules, %u exec rules, %u allow entries)",
 		 SBX_CPOL_MAX_RULES, SBX_CPOL_MAX_EXEC, SBX_CPOL_MAX_ALLOW);
@@ -177,8 +177,7 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 	if (st.oom)
 		goto oom;
 	if (total > SBX_CPOL_MAX_BYTES) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "policy too large to compile");
+		sbx_errf(err, 0, "policy too large to compile");
 		goto fail;
 	}
 	h.off_strings = (uint32_t)off;
@@ -209,7 +208,7 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 	*lenp = total;
 	return 0;
 oom:
-	snprintf(err->msg, sizeof(err->msg), "out of memory");
+	sbx_errf(err, 0, "out of memory");
 fail:
 	free(buf);
 	free(st.buf);

@@ -14,13 +14,9 @@
 
 #include "policy.h"
 
-static int bad(struct sbx_err *err, const char *e, const char *why)
-{
-	if (err)
-		snprintf(err->msg, sizeof(err->msg),
-			 "bad network allow entry '%s': %s", e, why);
-	return -1;
-}
+/* Every allow-list error names the entry as written. */
+#define bad(err, e, why) \
+	sbx_errf((err), 0, "bad network allow entry '%s': %s", (e), (why))
 
 static int parse_port(const char *s, uint16_t *port)
 {

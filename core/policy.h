@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "err.h"
 #include "match.h"
 
 /* Path rule modes.  The numeric order is the tie-break order at equal root
@@ -38,6 +39,9 @@ struct sbx_src {
 #define SBX_RF_ABSENT \
 	0x20u /* protected path missing at launch: nothing
 				 * can be mounted there; reported if created */
+#define SBX_RF_KMODE \
+	0x40u /* added for the kernel mode (landlock-only's
+				 * /dev/pts and /dev/shm): not a secret */
 
 #define SBX_MAX_SUFFIXES 16
 
@@ -152,16 +156,6 @@ struct sbx_policy {
 	size_t rixcap, rixn;
 };
 
-/* Error carrier.  msg is always NUL-terminated. */
-struct sbx_err {
-	char msg[1024];
-};
-
-/* Fill err with a formatted message, plus ": strerror(errnum)" when
- * errnum is not 0.  Returns -1, for "return sbx_errf(...)". */
-int sbx_errf(struct sbx_err *err, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /* Decision for one path and operation. */
 enum sbx_op {
 	SBX_OP_READ = 1,
@@ -208,10 +202,31 @@ int sbx_path_within(const char *path, const char *root, size_t rootlen);
 int sbx_path_cmp(const char *a, const char *b);
 
 /* Building */
+
+/* One path rule as a conf file, a flag or a backend states it. */
+struct sbx_rule {
+	const char *root; /* as written: "~/x", relative to the project,
+				 * with "..", through symlinks */
+	enum sbx_pmode mode;
+	unsigned flags; /* SBX_RF_* */
+	const char *const *suffixes; /* allowed endings, or NULL */
+	size_t nsuffixes; /* at most SBX_MAX_SUFFIXES */
+	uint64_t max_file_bytes; /* 0: no limit */
+	struct sbx_src src;
+};
+
+/* Add a whole rule (rules.c).  A rule for a root that has one already
+ * replaces it when it comes from a later tier (another file); within one
+ * file the stronger mode wins (hide > ro > rw); a hidden root is lifted
+ * only by a command-line flag (SBX_RF_FLAG), else the rule is dropped
+ * with a warning.  0 (added or dropped as just said), or -1 with err
+ * (bad path or suffix, no memory).  Everything is copied. */
+int sbx_policy_add_rule(struct sbx_policy *p, const struct sbx_rule *r,
+			struct sbx_err *err);
+/* The same for a rule with no suffixes and no size limit. */
 int sbx_policy_add_path(struct sbx_policy *p, const char *root,
 			enum sbx_pmode mode, unsigned flags, struct sbx_src src,
 			struct sbx_err *err);
-struct sbx_path_rule *sbx_policy_last_rule(struct sbx_policy *p);
 int sbx_policy_remove_path(struct sbx_policy *p, const char *root);
 int sbx_policy_add_exec(struct sbx_policy *p, const char *program,
 			const char *const *args, size_t nargs,
@@ -227,10 +242,28 @@ int sbx_parse_net(const char *s, enum sbx_net *out);
 const char *sbx_pmode_name(enum sbx_pmode m);
 const char *sbx_net_name(enum sbx_net n);
 
-/* After all tiers are merged: resolve protect entries against the project,
- * add the project and /tmp rules, sort nothing (lookup is linear by
- * design: rules are few), validate.  Returns -1 on error. */
+/* After all tiers are merged (finish.c): resolve protect entries against
+ * the project, add the project and /tmp rules, drop conf rules that would
+ * lift a hide, validate.  Returns -1 on error. */
 int sbx_policy_finish(struct sbx_policy *p, struct sbx_err *err);
+
+/* A deep copy: dst shares nothing with src (free both).  A new pointer
+ * field of struct sbx_policy must be copied here too. */
+int sbx_policy_copy(struct sbx_policy *dst, const struct sbx_policy *src,
+		    struct sbx_err *err);
+
+/* What one run changes in a finished policy. */
+struct sbx_run_adj {
+	const struct sbx_rule *extra; /* the kernel mode's own rules */
+	size_t nextra;
+	uint64_t timeout; /* seconds; 0: the policy's */
+};
+
+/* The policy of one launch, made once and then only read: a copy of p
+ * with adj applied and every protect rule whose root is missing now
+ * marked SBX_RF_ABSENT.  out is freed with sbx_policy_free. */
+int sbx_policy_for_run(struct sbx_policy *out, const struct sbx_policy *p,
+		       const struct sbx_run_adj *adj, struct sbx_err *err);
 
 /* The rules in tree order of their roots (sbx_path_cmp); at equal roots
  * the rule that decides there comes first (stronger mode, then the

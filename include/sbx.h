@@ -5,6 +5,8 @@
  * Conventions
  *  - Every function returns an enum sbx_status (0 = SBX_OK) unless it says
  *    otherwise; on failure a message is written to the caller's errbuf.
+ *  - The library never prints: errors go to errbuf, warnings to
+ *    sbx_warning() (loading) and the result's warnings (running).
  *  - No global state: everything lives in an sbx_t.  One sbx_t may be used
  *    from several threads at once for queries and sbx_run(); sbx_close()
  *    must not race with other calls on the same handle.  Launches are
@@ -135,6 +137,14 @@ struct sbx_run_req {
 	size_t max_output; /* cap per stream when capturing (0: 1 MiB) */
 	int interactive; /* keep the caller's terminal (a shell):
 				 * TIOCSTI is blocked instead of setsid() */
+	/* Called in the calling thread for each warning as soon as it is
+	 * known: before the command starts for what weakens the sandbox
+	 * (no shim found, fallback = warn), while it runs for a layer the
+	 * kernel could not apply, after it for protected paths that
+	 * appeared.  msg has no prefix and no newline.  Every warning is
+	 * also in the result's warnings.  May be NULL. */
+	void (*on_warning)(void *ctx, const char *msg);
+	void *warning_ctx;
 };
 
 struct sbx_refusal {
@@ -164,8 +174,10 @@ struct sbx_result {
 	struct sbx_refusal *refusals;
 	size_t nrefusals;
 	char **warnings; /* NULL-terminated (may be NULL): things the
-				 * caller must hear, e.g. a protected path
-				 * created during the run */
+				 * caller must hear, e.g. "libsbxshim.so not
+				 * found ... NOT enforced", a fallback to
+				 * less protection, a protected path created
+				 * during the run (see on_warning) */
 	char mode[32]; /* "full" or "landlock-only" */
 	char layers[256]; /* kernel layers that were active */
 };

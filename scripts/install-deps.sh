@@ -8,7 +8,7 @@ set -eu
 
 # scdoc builds the man pages; man-db renders them in the tests; zsh and
 # fish load the generated completions in the tests.
-PKGS="build-essential pkg-config clang libclang-rt-14-dev
+PKGS="build-essential pkg-config clang libclang-rt-14-dev clang-format
 libconfig-dev libxxhash-dev libseccomp-dev libjansson-dev libcmocka-dev
 bats jq git make python3 busybox-static bubblewrap iproute2 procps util-linux
 passwd tar scdoc man-db zsh fish"

@@ -17,9 +17,9 @@
 
 static int list_options(void)
 {
-	struct sbx_cli_optinfo o;
+	struct cli_optinfo o;
 
-	for (size_t i = 0; sbx_cli_option(i, &o); i++) {
+	for (size_t i = 0; cli_option(i, &o); i++) {
 		if (o.short_name)
 			printf("-%c\n", o.short_name);
 		printf("--%s\n", o.name);
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 				"       gen_completion options\n");
 		return 2;
 	}
-	if (sbx_cli_completion(stdout, argv[1], argv[2]) < 0) {
+	if (cli_completion(stdout, argv[1], argv[2]) < 0) {
 		fprintf(stderr, "gen_completion: cannot generate for '%s'\n",
 			argv[1]);
 		return 1;

@@ -50,18 +50,7 @@
 #include <unistd.h>
 #include <linux/filter.h>
 
-#ifndef IPPROTO_MPTCP
-#define IPPROTO_MPTCP 262
-#endif
-#ifndef SOCK_PACKET
-#define SOCK_PACKET 10
-#endif
-#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
-#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
-#endif
-#ifndef TIOCLINUX
-#define TIOCLINUX 0x541C
-#endif
+#include "compat.h"
 
 /* open_tree_attr(2) (6.15) is newer than libseccomp 2.5's table, and
  * like mount_setattr it reaches do_mount_setattr() without an LSM hook,

@@ -10,108 +10,91 @@
 #include <string.h>
 
 #include "cli.h"
+#include "die.h"
 #include "hook.h"
 
 struct optdef {
 	const char *name;
 	int has_arg;
-	int (*fn)(struct cli *c, const char *arg, const struct optdef *d);
+	void (*fn)(struct cli *c, const char *arg, const struct optdef *d);
 	const char *meta; /* argument name for --help, or NULL */
 	const char *help;
 	int value; /* action or override name, per handler */
 	const char *ov;
 };
 
-static int add_override(struct cli *c, const char *name, const char *val)
+static void add_override(struct cli *c, const char *name, const char *val)
 {
 	char *s;
 
-	if (c->noverrides >= CLI_MAX_OVERRIDES) {
-		fprintf(stderr, "sbxrun: too many overrides\n");
-		return SBX_EXIT_FAIL;
-	}
+	if (c->noverrides >= CLI_MAX_OVERRIDES)
+		die("too many overrides");
 	if (asprintf(&s, "%s=%s", name, val) < 0)
-		return SBX_EXIT_FAIL;
+		die("out of memory");
 	c->owned[c->noverrides] = s;
 	c->overrides[c->noverrides++] = s;
 	c->overrides[c->noverrides] = NULL;
-	return 0;
 }
 
-static int h_override(struct cli *c, const char *arg, const struct optdef *d)
+static void h_override(struct cli *c, const char *arg, const struct optdef *d)
 {
-	return add_override(c, d->ov, arg);
+	add_override(c, d->ov, arg);
 }
 
-static int h_action(struct cli *c, const char *arg, const struct optdef *d)
+static void h_action(struct cli *c, const char *arg, const struct optdef *d)
 {
-	if (c->action != CLI_RUN && c->action != (enum cli_action)d->value) {
-		fprintf(stderr,
-			"sbxrun: --%s cannot be combined with another "
-			"management option\n",
-			d->name);
-		return SBX_EXIT_FAIL;
-	}
+	if (c->action != CLI_RUN && c->action != (enum cli_action)d->value)
+		die("--%s cannot be combined with another management option",
+		    d->name);
 	c->action = (enum cli_action)d->value;
 	c->action_arg = arg;
-	return 0;
 }
 
-static int h_command(struct cli *c, const char *arg, const struct optdef *d)
+static void h_command(struct cli *c, const char *arg, const struct optdef *d)
 {
 	c->shell = arg;
-	return 0;
 }
 
 /* The hook's rewritten commands: the shell string, base64-encoded, so no
  * agent text is ever parsed by the agent's shell. */
-static int h_command_b64(struct cli *c, const char *arg, const struct optdef *d)
+static void h_command_b64(struct cli *c, const char *arg,
+			  const struct optdef *d)
 {
 	size_t n;
 	char *s = sbx_base64_decode(arg, &n);
 
-	if (!s || strlen(s) != n) {
-		free(s);
-		fprintf(stderr, "sbxrun: --command-base64: not valid base64 of "
-				"a command\n");
-		return SBX_EXIT_FAIL;
-	}
+	if (!s || strlen(s) != n)
+		die("--command-base64: not valid base64 of a command");
 	c->shell_owned = s;
 	c->shell = s;
-	return 0;
 }
 
-static int h_profile(struct cli *c, const char *arg, const struct optdef *d)
+static void h_profile(struct cli *c, const char *arg, const struct optdef *d)
 {
 	c->opts.profile = arg;
-	return 0;
 }
 
-static int h_workdir(struct cli *c, const char *arg, const struct optdef *d)
+static void h_workdir(struct cli *c, const char *arg, const struct optdef *d)
 {
 	c->opts.project_dir = arg;
-	return 0;
 }
 
-static int h_report(struct cli *c, const char *arg, const struct optdef *d)
+static void h_report(struct cli *c, const char *arg, const struct optdef *d)
 {
 	c->report = arg;
-	return 0;
 }
 
-static int h_flag(struct cli *c, const char *arg, const struct optdef *d)
+static void h_flag(struct cli *c, const char *arg, const struct optdef *d)
 {
 	c->opts.flags |= (unsigned)d->value;
-	return 0;
 }
 
-static int h_verbose(struct cli *c, const char *arg, const struct optdef *d)
+static void h_verbose(struct cli *c, const char *arg, const struct optdef *d)
 {
 	c->verbose = 1;
-	return 0;
 }
 
-static int h_mode(struct cli *c, const char *arg, const struct optdef *d)
+static void h_mode(struct cli *c, const char *arg, const struct optdef *d)
 {
 	if (strcmp(arg, "auto") == 0)
 		c->opts.mode = SBX_MODE_AUTO;
@@ -119,14 +102,8 @@ static int h_mode(struct cli *c, const char *arg, const struct optdef *d)
 		c->opts.mode = SBX_MODE_FULL;
 	else if (strcmp(arg, "landlock-only") == 0)
 		c->opts.mode = SBX_MODE_LANDLOCK_ONLY;
-	else {
-		fprintf(stderr,
-			"sbxrun: --mode takes auto, full or "
-			"landlock-only, not '%s'\n",
-			arg);
-		return SBX_EXIT_FAIL;
-	}
-	return 0;
+	else
+		die("--mode takes auto, full or landlock-only, not '%s'", arg);
 }
 
 static const struct optdef opts[] = {
@@ -187,22 +164,21 @@ static const struct optdef opts[] = {
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
 /* Entry i of the table, for generated completions (completion.c); the
- * short names are those sbx_cli_parse maps below. */
-int sbx_cli_option(size_t i, struct sbx_cli_optinfo *o)
+ * short names are those cli_parse maps below. */
+int cli_option(size_t i, struct cli_optinfo *o)
 {
 	if (i >= NOPTS)
 		return 0;
-	*o = (struct sbx_cli_optinfo){ opts[i].name, opts[i].has_arg,
-				       i == 0		? 'c'
-				       : i == NOPTS - 1 ? 'h'
-				       : i == NOPTS - 2 ? 'V'
-							: 0,
-				       opts[i].meta, opts[i].help };
+	*o = (struct cli_optinfo){ opts[i].name, opts[i].has_arg,
+				   i == 0	    ? 'c'
+				   : i == NOPTS - 1 ? 'h'
+				   : i == NOPTS - 2 ? 'V'
+						    : 0,
+				   opts[i].meta, opts[i].help };
 	return 1;
 }
 
-void sbx_cli_usage(FILE *fp);
-void sbx_cli_usage(FILE *fp)
+void cli_usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: sbxrun [options] [--] COMMAND [ARG...]\n"
@@ -230,10 +206,10 @@ void sbx_cli_usage(FILE *fp)
 		"126 cannot run; 127 not found\n");
 }
 
-int sbx_cli_parse(struct cli *c, int argc, char **argv)
+void cli_parse(struct cli *c, int argc, char **argv)
 {
 	struct option lo[NOPTS + 1];
-	int ch, idx = 0, r;
+	int ch, idx = 0;
 
 	memset(c, 0, sizeof(*c));
 	for (size_t i = 0; i < NOPTS; i++)
@@ -252,29 +228,23 @@ int sbx_cli_parse(struct cli *c, int argc, char **argv)
 		else if (ch == 'V')
 			ch = 256 + (int)NOPTS - 2;
 		if (ch == '?' || ch == ':') {
-			fprintf(stderr, "sbxrun: %s option '%s'\n",
-				ch == '?' ? "unknown" : "missing argument for",
-				argv[optind - 1]);
-			sbx_cli_usage(stderr);
-			return SBX_EXIT_FAIL;
+			note("%s option '%s'",
+			     ch == '?' ? "unknown" : "missing argument for",
+			     argv[optind - 1]);
+			cli_usage(stderr);
+			exit(SBX_EXIT_FAIL);
 		}
 		d = &opts[ch - 256];
-		r = d->fn(c, optarg, d);
-		if (r)
-			return r;
+		d->fn(c, optarg, d);
 	}
 	c->opts.overrides = c->overrides;
 	if (optind < argc)
 		c->argv = argv + optind;
-	if (c->shell && c->argv) {
-		fprintf(stderr, "sbxrun: give either -c STRING or a command, "
-				"not both\n");
-		return SBX_EXIT_FAIL;
-	}
-	return 0;
+	if (c->shell && c->argv)
+		die("give either -c STRING or a command, not both");
 }
 
-void sbx_cli_free(struct cli *c)
+void cli_free(struct cli *c)
 {
 	for (size_t i = 0; i < c->noverrides; i++)
 		free(c->owned[i]);

@@ -1,6 +1,8 @@
 /*
  * cli.h - the sbxrun command line: parsing (a table, one handler per
- * option) and the actions.  Built on libsbx only.
+ * option, cli.c) and the actions (cli_actions.c).  Built on include/sbx.h
+ * and libsbx's one header for the CLI (launcher/lib/cli-api/sbx_cli.h);
+ * the include path has nothing else.  Messages: die.h.
  */
 #ifndef SBX_CLI_H
 #define SBX_CLI_H
@@ -46,26 +48,29 @@ struct cli {
 	char **argv; /* the command, or NULL */
 };
 
-/* Parse argv into c.  Returns 0, or an exit code after printing why. */
-int sbx_cli_parse(struct cli *c, int argc, char **argv);
-int sbx_cli_main(int argc, char **argv);
-void sbx_cli_free(struct cli *c);
+/* Parse argv into c; a bad command line ends sbxrun (125) with the
+ * reason. */
+void cli_parse(struct cli *c, int argc, char **argv);
+void cli_free(struct cli *c);
+void cli_usage(FILE *fp);
+/* sbxrun: returns the exit status (DESIGN §9). */
+int cli_main(int argc, char **argv);
 
 /* The option table, read-only (cli.c): entry i, or 0 past the end.
  * short_name is 0 for an option without one. */
-struct sbx_cli_optinfo {
+struct cli_optinfo {
 	const char *name;
 	int has_arg;
 	char short_name;
 	const char *meta; /* argument name, or NULL */
 	const char *help;
 };
-int sbx_cli_option(size_t i, struct sbx_cli_optinfo *o);
+int cli_option(size_t i, struct cli_optinfo *o);
 
 /* Print the completion script of shell ("bash", "zsh" or "fish") for
  * the option table (completion.c); datadir is where the shipped profiles
  * are installed.  Returns 0, or -1 for an unknown shell or an option the
  * completion rules name that the table lacks. */
-int sbx_cli_completion(FILE *fp, const char *shell, const char *datadir);
+int cli_completion(FILE *fp, const char *shell, const char *datadir);
 
 #endif

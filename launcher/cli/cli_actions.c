@@ -1,47 +1,40 @@
 /*
  * cli_actions.c - what each sbxrun action does.  Management actions run
  * nothing; the run action goes through sbx_run() like any libsbx caller.
+ * Built on include/sbx.h and launcher/lib/cli-api/sbx_cli.h only.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "api.h"
 #include "cli.h"
-#include "conf.h"
-#include "explain.h"
+#include "die.h"
 #include "hook.h"
-#include "kernel.h"
-#include "report.h"
+#include "sbx_cli.h"
 
-void sbx_cli_usage(FILE *fp);
-
-static int die(const char *what, const char *msg)
-{
-	fprintf(stderr, "sbxrun: %s%s%s\n", what, *msg ? ": " : "", msg);
-	return SBX_EXIT_FAIL;
-}
-
-static void print_warnings(const sbx_t *s)
-{
-	const char *w;
-
-	for (size_t i = 0; (w = sbx_warning(s, i)); i++)
-		fprintf(stderr, "sbxrun: warning: %s\n", w);
-}
-
-static int open_policy(struct cli *c, sbx_t **s)
+static sbx_t *open_policy(const struct cli *c)
 {
 	char err[1200];
+	const char *w;
+	sbx_t *s;
 
-	if (sbx_open(s, &c->opts, err, sizeof(err)) != SBX_OK)
-		return die("invalid configuration", err);
-	print_warnings(*s);
-	return 0;
+	if (sbx_open(&s, &c->opts, err, sizeof(err)) != SBX_OK)
+		die("invalid configuration: %s", err);
+	for (size_t i = 0; (w = sbx_warning(s, i)); i++)
+		warning("%s", w);
+	return s;
+}
+
+/* Text from the library, printed. */
+static void put_text(char *text, FILE *fp)
+{
+	if (!text)
+		die("out of memory");
+	fputs(text, fp);
+	free(text);
 }
 
 /* ------------------------------------------------------------ queries */
@@ -49,16 +42,11 @@ static int open_policy(struct cli *c, sbx_t **s)
 static int act_check(struct cli *c)
 {
 	struct sbx_answer rd, wr;
-	sbx_t *s;
-	int r = open_policy(c, &s);
+	sbx_t *s = open_policy(c);
 
-	if (r)
-		return r;
 	if (sbx_check(s, c->action_arg, SBX_ACCESS_READ, -1, &rd) != SBX_OK ||
-	    sbx_check(s, c->action_arg, SBX_ACCESS_WRITE, -1, &wr) != SBX_OK) {
-		sbx_close(s);
-		return die("bad path", c->action_arg);
-	}
+	    sbx_check(s, c->action_arg, SBX_ACCESS_WRITE, -1, &wr) != SBX_OK)
+		die("bad path: %s", c->action_arg);
 	printf("%s: %s\n", rd.path,
 	       !rd.allowed  ? rd.verdict
 	       : wr.allowed ? "writable"
@@ -71,172 +59,50 @@ static int act_check(struct cli *c)
 	return 0;
 }
 
-static void print_rule(const struct sbx_path_rule *r)
-{
-	char src[600];
-
-	sbx_src_format(src, sizeof(src), r->src);
-	printf("%-5s %s", sbx_pmode_name(r->mode), r->root);
-	if (r->flags & SBX_RF_PROTECT)
-		printf("  [protected]");
-	if (r->flags & SBX_RF_PROJECT)
-		printf("  [project]");
-	if (r->flags & SBX_RF_TMP)
-		printf("  [private /tmp]");
-	for (size_t i = 0; i < r->nsuffixes; i++)
-		printf("%s%s", i ? "," : "  suffixes=", r->suffixes[i]);
-	if (r->max_file_bytes)
-		printf("  max_file_bytes=%llu",
-		       (unsigned long long)r->max_file_bytes);
-	printf("  (%s)\n", src);
-}
-
-static int rule_cmp(const void *a, const void *b)
-{
-	const struct sbx_path_rule *x = a, *y = b;
-
-	return strcmp(x->root, y->root);
-}
-
 static int act_list_paths(struct cli *c)
 {
-	sbx_t *s;
-	int r = open_policy(c, &s);
-	struct sbx_path_rule *v;
+	sbx_t *s = open_policy(c);
 
-	if (r)
-		return r;
-	v = malloc(s->pol.nrules * sizeof(*v) + 1);
-	if (!v) {
-		sbx_close(s);
-		return die("out of memory", "");
-	}
-	memcpy(v, s->pol.rules, s->pol.nrules * sizeof(*v));
-	qsort(v, s->pol.nrules, sizeof(*v), rule_cmp);
-	printf("# profile %s, project %s\n", s->pol.profile, s->pol.project);
-	for (size_t i = 0; i < s->pol.nrules; i++)
-		print_rule(&v[i]);
-	free(v);
+	put_text(sbx_cli_list_paths(s), stdout);
 	sbx_close(s);
 	return 0;
 }
 
-static void print_policy(const struct sbx_policy *p)
-{
-	char src[600];
-
-	printf("profile: %s\nproject: %s\n\npaths:\n", p->profile, p->project);
-	for (size_t i = 0; i < p->nrules; i++) {
-		printf("  ");
-		print_rule(&p->rules[i]);
-	}
-	sbx_src_format(src, sizeof(src), p->net_src);
-	printf("\nnetwork: %s (%s)\n", sbx_net_name(p->net), src);
-	for (size_t i = 0; i < p->nallow; i++)
-		printf("  allow %s\n", p->allow[i].text);
-	for (size_t i = 0; i < p->unix_sockets.n; i++)
-		printf("  unix socket %s\n", p->unix_sockets.v[i]);
-	printf("\nexec deny rules: %zu\n", p->nexec);
-	for (size_t i = 0; i < p->nexec; i++)
-		printf("  %s%s: %s\n", p->exec[i].program,
-		       p->exec[i].nargs ? " (with args)" : "",
-		       p->exec[i].reason);
-	printf("\nlimits: timeout=%llus cpu=%llus memory=%llu nofile=%llu "
-	       "nproc=%llu fsize=%llu\nfallback: %s\n",
-	       (unsigned long long)p->limits.timeout,
-	       (unsigned long long)p->limits.cpu,
-	       (unsigned long long)p->limits.memory,
-	       (unsigned long long)p->limits.nofile,
-	       (unsigned long long)p->limits.nproc,
-	       (unsigned long long)p->limits.fsize,
-	       p->fallback == SBX_FALLBACK_WARN ? "warn" : "deny");
-	if (p->redirect_caches)
-		printf("caches redirected to: %s\n", p->cache_dir);
-}
-
 static int act_dry_run(struct cli *c)
 {
-	struct sbx_features f;
-	struct sbx_err err;
-	enum sbx_kmode mode;
-	sbx_t *s;
-	int r = open_policy(c, &s);
+	sbx_t *s = open_policy(c);
 
-	if (r)
-		return r;
-	print_policy(&s->pol);
-	sbx_features_probe(&f, 0);
-	if (sbx_mode_resolve(s->mode, &f, &mode, &err) < 0) {
-		printf("\nkernel plan: none: %s\n", err.msg);
-		mode = f.userns ? SBX_KMODE_FULL : SBX_KMODE_LANDLOCK;
-	}
-	printf("\nkernel plan (%s mode):\n",
-	       mode == SBX_KMODE_FULL ? "full" : "landlock-only");
-	fflush(stdout);
-	sbx_plan_print(stdout, &s->pol, mode, &f);
+	put_text(sbx_cli_dry_run(s), stdout);
 	sbx_close(s);
 	return 0;
 }
 
 static int act_status(struct cli *c)
 {
-	struct sbx_features f;
-	struct sbx_err err;
-	enum sbx_kmode mode;
-	int ok;
+	char *text;
+	int ok = sbx_cli_status(&c->opts, &text) == 0;
 
-	sbx_features_probe(&f, 0);
-	printf("sbxrun %s\n", sbx_version());
-	printf("landlock: %s", f.landlock_abi ? "yes" : "no");
-	if (f.landlock_abi)
-		printf(" (ABI %d)\n", f.landlock_abi);
-	else
-		printf(" -- %s\n", f.landlock_why);
-	printf("user namespaces: %s%s%s\n", f.userns ? "yes" : "no",
-	       f.userns ? "" : " -- ", f.userns ? "" : f.userns_why);
-	printf("seccomp: %s\n", f.seccomp ? "yes" : "no");
-	ok = sbx_mode_resolve((enum sbx_kmode)c->opts.mode, &f, &mode, &err) ==
-	     0;
-	if (ok)
-		printf("mode: %s\n",
-		       mode == SBX_KMODE_FULL ? "full" : "landlock-only");
-	else
-		printf("mode: none: %s\n", err.msg);
-	if (ok) {
-		sbx_t *s = NULL;
-		char e[1200];
-
-		if (sbx_open(&s, &c->opts, e, sizeof(e)) == SBX_OK) {
-			printf("\n");
-			fflush(stdout);
-			sbx_plan_print(stdout, &s->pol, mode, &f);
-			sbx_close(s);
-		}
-	}
+	put_text(text, stdout);
 	return ok ? 0 : SBX_EXIT_FAIL;
 }
 
 /* ------------------------------------------------------------ conf mgmt */
 
-static int locs(struct cli *c, struct sbx_locs *l)
+static void locate(const struct cli *c, struct sbx_locs *l)
 {
-	struct sbx_err err;
+	char err[1200];
 
-	if (sbx_locs_init(l, &c->opts, &err) < 0)
-		return die("cannot find the project", err.msg);
-	return 0;
+	if (sbx_cli_locate(l, &c->opts, err, sizeof(err)) < 0)
+		die("cannot find the project: %s", err);
 }
 
 static int act_add_path(struct cli *c)
 {
 	struct sbx_locs l;
-	struct sbx_err err;
-	char path[4096], *eq;
+	char path[4096], *eq, err[1200];
 	const char *mode = "rw";
-	int r = locs(c, &l);
 
-	if (r)
-		return r;
+	locate(c, &l);
 	snprintf(path, sizeof(path), "%s", c->action_arg);
 	eq = strrchr(path, '=');
 	if (eq && (!strcmp(eq + 1, "rw") || !strcmp(eq + 1, "ro") ||
@@ -244,8 +110,8 @@ static int act_add_path(struct cli *c)
 		*eq = '\0';
 		mode = eq + 1;
 	}
-	if (sbx_conf_add_path(&l, path, mode, &err) < 0)
-		return die("cannot add the path", err.msg);
+	if (sbx_cli_add_path(&l, path, mode, err, sizeof(err)) < 0)
+		die("cannot add the path: %s", err);
 	printf("added %s (%s) to %s\n", path, mode, l.project_conf);
 	return 0;
 }
@@ -253,13 +119,11 @@ static int act_add_path(struct cli *c)
 static int act_remove_path(struct cli *c)
 {
 	struct sbx_locs l;
-	struct sbx_err err;
-	int r = locs(c, &l);
+	char err[1200];
 
-	if (r)
-		return r;
-	if (sbx_conf_remove_path(&l, c->action_arg, &err) < 0)
-		return die("cannot remove the path", err.msg);
+	locate(c, &l);
+	if (sbx_cli_remove_path(&l, c->action_arg, err, sizeof(err)) < 0)
+		die("cannot remove the path: %s", err);
 	printf("removed %s from %s\n", c->action_arg, l.project_conf);
 	return 0;
 }
@@ -267,13 +131,11 @@ static int act_remove_path(struct cli *c)
 static int act_trust(struct cli *c)
 {
 	struct sbx_locs l;
-	struct sbx_err err;
-	int r = locs(c, &l);
+	char err[1200];
 
-	if (r)
-		return r;
-	if (sbx_conf_trust(&l, &err) < 0)
-		return die("not trusted", err.msg);
+	locate(c, &l);
+	if (sbx_cli_trust(&l, err, sizeof(err)) < 0)
+		die("not trusted: %s", err);
 	printf("trusted %s as it is now (hash recorded in %s)\n", l.inrepo_conf,
 	       l.trust_file);
 	return 0;
@@ -286,27 +148,21 @@ static const char edit_template[] =
 	"# paths = ( { root = \"~/.cache/my-tool\"; mode = \"rw\"; } );\n"
 	"# network = { mode = \"loopback\"; };\n";
 
+/* $VISUAL or $EDITOR (else vi) on the per-project conf, then check that
+ * it still loads. */
 static int act_edit(struct cli *c)
 {
 	struct sbx_locs l;
-	char dir[4200], cmd[8400];
+	char cmd[8400], err[1200];
 	const char *ed = getenv("VISUAL") ? getenv("VISUAL") : getenv("EDITOR");
-	sbx_t *s;
-	int r = locs(c, &l), st;
-	FILE *f;
+	pid_t pid;
+	int st;
 
-	if (r)
-		return r;
-	snprintf(dir, sizeof(dir), "%s/projects", l.config_dir);
-	if (access(l.project_conf, F_OK) != 0) {
-		if (sbx_mkdirs(dir, 0700) < 0 ||
-		    !(f = fopen(l.project_conf, "wx")))
-			return die("cannot create", l.project_conf);
-		fputs(edit_template, f);
-		fclose(f);
-	}
+	locate(c, &l);
+	if (sbx_cli_conf_create(&l, edit_template, err, sizeof(err)) < 0)
+		die("%s", err);
 	snprintf(cmd, sizeof(cmd), "%s \"$1\"", ed && *ed ? ed : "vi");
-	pid_t pid = fork();
+	pid = fork();
 	if (pid == 0) {
 		execl("/bin/sh", "sh", "-c", cmd, "sh", l.project_conf,
 		      (char *)NULL);
@@ -314,89 +170,85 @@ static int act_edit(struct cli *c)
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) != 0)
-		return die("the editor failed", l.project_conf);
-	r = open_policy(c, &s);
-	if (r)
-		return r;
-	sbx_close(s);
+		die("the editor failed: %s", l.project_conf);
+	sbx_close(open_policy(c));
 	printf("%s is valid\n", l.project_conf);
 	return 0;
 }
 
 /* ------------------------------------------------------------ running */
 
+/* Warnings come as they are known (sbx_run_req.on_warning), so one that
+ * weakens the sandbox is said before the command runs. */
+static void say_warning(void *ctx, const char *msg)
+{
+	(void)ctx;
+	warning("%s", msg);
+}
+
 static int print_result(struct cli *c, struct sbx_result *res,
 			char *const argv[], int report_fd)
 {
 	int code = res->exit_code;
 
-	for (size_t i = 0; res->warnings && res->warnings[i]; i++)
-		fprintf(stderr, "sbxrun: warning: %s\n", res->warnings[i]);
 	if (res->exec_errno)
-		fprintf(stderr, "sbxrun: cannot run '%s': %s\n", argv[0],
-			strerror(res->exec_errno));
+		note("cannot run '%s': %s", argv[0], strerror(res->exec_errno));
 	if (res->timed_out)
-		fprintf(stderr, "sbxrun: timed out; everything in the sandbox "
-				"was killed\n");
+		note("timed out; everything in the sandbox was killed");
 	if (!(c->opts.flags & SBX_OPT_QUIET))
-		sbx_report_summary(stderr, res);
-	if (report_fd >= 0 && sbx_report_write(report_fd, res, argv) < 0) {
-		fprintf(stderr, "sbxrun: cannot write the report %s: %s\n",
-			c->report, strerror(errno));
+		put_text(sbx_cli_summary(res), stderr);
+	if (report_fd >= 0 && sbx_cli_report_write(report_fd, res, argv) < 0) {
+		note("cannot write the report %s: %s", c->report,
+		     strerror(errno));
 		if (code == 0)
 			code = SBX_EXIT_FAIL;
 	}
 	return code;
 }
 
+/* The command: argv, -c STRING, or the user's shell when neither. */
+static void run_request(struct cli *c, struct sbx_run_req *req, char *shellv[2])
+{
+	const char *sh = getenv("SHELL");
+
+	req->argv = c->argv;
+	req->shell = c->shell;
+	req->on_warning = say_warning;
+	if (!c->argv && !c->shell) {
+		shellv[0] = (char *)(sh && sh[0] == '/' ? sh : "/bin/sh");
+		shellv[1] = NULL;
+		req->argv = shellv;
+		req->interactive = isatty(STDIN_FILENO);
+	}
+}
+
 static int act_run(struct cli *c)
 {
 	struct sbx_run_req req = { 0 };
 	struct sbx_result *res;
+	struct sbx_cli_info info;
 	char err[1200], *shellv[2];
-	const char *sh = getenv("SHELL");
-	sbx_t *s;
-	int r = open_policy(c, &s), st, report_fd = -1;
+	char *shv[] = { (char *)"/bin/sh", (char *)"-c", (char *)c->shell,
+			NULL };
+	sbx_t *s = open_policy(c);
+	int st, report_fd = -1, r;
 
-	if (r)
-		return r;
-	if (c->report && (report_fd = sbx_report_open(c->report)) < 0) {
-		sbx_close(s);
-		fprintf(stderr, "sbxrun: cannot write the report %s: %s\n",
-			c->report, strerror(errno));
-		return SBX_EXIT_FAIL;
-	}
-	req.argv = c->argv;
-	req.shell = c->shell;
-	if (!c->argv && !c->shell) {
-		shellv[0] = (char *)(sh && sh[0] == '/' ? sh : "/bin/sh");
-		shellv[1] = NULL;
-		req.argv = shellv;
-		req.interactive = isatty(STDIN_FILENO);
-	}
-	if (s->pol.redirect_caches && !(c->opts.flags & SBX_OPT_QUIET))
-		fprintf(stderr,
-			"sbxrun: build profile: toolchain caches "
-			"redirected to %s\n",
-			s->pol.cache_dir);
+	if (c->report && (report_fd = sbx_cli_report_open(c->report)) < 0)
+		die_errno("cannot write the report %s", c->report);
+	run_request(c, &req, shellv);
+	sbx_cli_info(s, &info);
+	if (info.cache_dir && !(c->opts.flags & SBX_OPT_QUIET))
+		note("build profile: toolchain caches redirected to %s",
+		     info.cache_dir);
 	st = sbx_run(s, &req, &res, err, sizeof(err));
-	if (st != SBX_OK) {
-		sbx_close(s);
-		if (report_fd >= 0)
-			close(report_fd);
-		return die(st == SBX_E_KERNEL ? "cannot sandbox"
-					      : "cannot run the command",
-			   err);
-	}
+	if (st != SBX_OK)
+		die("%s: %s",
+		    st == SBX_E_KERNEL ? "cannot sandbox"
+				       : "cannot run the command",
+		    err);
 	if (c->verbose)
-		fprintf(stderr, "sbxrun: mode %s, layers %s\n", res->mode,
-			res->layers);
-	{
-		char *shv[] = { (char *)"/bin/sh", (char *)"-c",
-				(char *)c->shell, NULL };
-
-		r = print_result(c, res, c->shell ? shv : req.argv, report_fd);
-	}
+		note("mode %s, layers %s", res->mode, res->layers);
+	r = print_result(c, res, c->shell ? shv : req.argv, report_fd);
 	if (report_fd >= 0)
 		close(report_fd);
 	sbx_result_free(res);
@@ -404,22 +256,16 @@ static int act_run(struct cli *c)
 	return r;
 }
 
-int sbx_cli_main(int argc, char **argv)
+int cli_main(int argc, char **argv)
 {
 	struct cli c;
-	int r = sbx_cli_parse(&c, argc, argv);
+	int r = 0;
 
-	if (r == 0 && c.action != CLI_RUN && (c.argv || c.shell)) {
-		fprintf(stderr, "sbxrun: management options run nothing; "
-				"drop the command\n");
-		r = SBX_EXIT_FAIL;
-	}
-	if (r) {
-		sbx_cli_free(&c);
-		return r;
-	}
+	cli_parse(&c, argc, argv);
+	if (c.action != CLI_RUN && (c.argv || c.shell))
+		die("management options run nothing; drop the command");
 	switch (c.action) {
-	case CLI_HELP: sbx_cli_usage(stdout); break;
+	case CLI_HELP: cli_usage(stdout); break;
 	case CLI_VERSION: printf("sbxrun %s\n", sbx_version()); break;
 	case CLI_CHECK: r = act_check(&c); break;
 	case CLI_LIST_PATHS: r = act_list_paths(&c); break;
@@ -432,6 +278,6 @@ int sbx_cli_main(int argc, char **argv)
 	case CLI_HOOK: r = sbx_hook_main(c.action_arg, &c.opts); break;
 	case CLI_RUN: r = act_run(&c); break;
 	}
-	sbx_cli_free(&c);
+	cli_free(&c);
 	return r;
 }

@@ -1,6 +1,6 @@
 /*
  * completion.c - bash, zsh and fish completion scripts generated from the
- * option table (cli.c, read through sbx_cli_option), so a new option is
+ * option table (cli.c, read through cli_option), so a new option is
  * completed as soon as it exists and a removed one disappears.  Printed at
  * build time by tools/gen_completion.c and installed by make install.
  *
@@ -42,7 +42,7 @@ static const struct arg_rule {
 #define NRULES (sizeof(arg_rules) / sizeof(arg_rules[0]))
 
 struct opt {
-	struct sbx_cli_optinfo i;
+	struct cli_optinfo i;
 	enum arg_kind kind;
 	const char *words;
 };
@@ -54,7 +54,7 @@ struct opt {
 static int load_opts(struct opt *o, size_t *n)
 {
 	*n = 0;
-	while (*n < MAX_OPTS && sbx_cli_option(*n, &o[*n].i)) {
+	while (*n < MAX_OPTS && cli_option(*n, &o[*n].i)) {
 		struct opt *x = &o[*n];
 		const char *m = x->i.meta ? x->i.meta : "";
 
@@ -407,7 +407,7 @@ static void gen_fish(FILE *fp, const struct opt *o, size_t n,
 		fish_spec(fp, &o[i]);
 }
 
-int sbx_cli_completion(FILE *fp, const char *shell, const char *datadir)
+int cli_completion(FILE *fp, const char *shell, const char *datadir)
 {
 	static struct opt o[MAX_OPTS];
 	size_t n;

@@ -32,8 +32,9 @@
 
 #include <jansson.h>
 
-#include "api.h"
+#include "die.h"
 #include "hook.h"
+#include "sbx_cli.h"
 
 #define EXIT_BLOCK 2
 
@@ -136,17 +137,82 @@ static const char *str_field(json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
+/* The policy of the project the agent works in, or a denial (*out set,
+ * the exit code returned through *r). */
+static sbx_t *hook_policy(json_t *in, struct sbx_opts *o, const char *sbxrun,
+			  char **out, int *r)
+{
+	const char *cwd = str_field(in, "cwd");
+	char err[1200];
+	sbx_t *s;
+
+	if (!o->project_dir) {
+		if (!cwd || cwd[0] != '/') {
+			*r = deny(out, "sbxrun hook: the PreToolUse input "
+				       "has no absolute cwd, so the project is "
+				       "unknown; refusing to run the command "
+				       "unsandboxed");
+			return NULL;
+		}
+		o->project_dir = cwd;
+	}
+	if (!sbxrun || sbxrun[0] != '/' || access(sbxrun, X_OK) != 0) {
+		*r = deny(out,
+			  "sbxrun hook: cannot find the sbxrun binary "
+			  "to run the command with (%s)",
+			  sbxrun ? sbxrun : "unknown");
+		return NULL;
+	}
+	if (sbx_open(&s, o, err, sizeof(err)) != SBX_OK) {
+		*r = deny(out,
+			  "sbxrun: cannot load the sandbox policy for "
+			  "%s: %s",
+			  o->project_dir, err);
+		return NULL;
+	}
+	return s;
+}
+
+/* Allow, with tool_input's command replaced by rew; the reason says where
+ * it runs and what the policy warned about. */
+static int allow_rewritten(json_t *ti, sbx_t *s, char *rew, char **out)
+{
+	struct sbx_cli_info info;
+	char reason[1400];
+	const char *w;
+	json_t *upd;
+
+	sbx_cli_info(s, &info);
+	snprintf(reason, sizeof(reason),
+		 "sbxrun: the command runs in the "
+		 "sandbox (profile %s, project %s); refusals are explained "
+		 "on stderr",
+		 info.profile, info.project);
+	for (size_t i = 0; (w = sbx_warning(s, i)); i++) {
+		size_t n = strlen(reason);
+
+		snprintf(reason + n, sizeof(reason) - n, "; warning: %s", w);
+	}
+	upd = json_deep_copy(ti);
+	if (!upd || json_object_set_new(upd, "command", json_string(rew))) {
+		json_decref(upd);
+		return block(out, nomem_msg);
+	}
+	*out = decision("allow", reason, upd);
+	return *out ? 0 : block(out, nomem_msg);
+}
+
 /* The shell tool: allow with the rewritten command, or deny. */
 static int answer_bash(json_t *in, const struct sbx_opts *opts,
 		       const char *sbxrun, char **out)
 {
-	json_t *ti = json_object_get(in, "tool_input"), *cmdj, *upd;
+	json_t *ti = json_object_get(in, "tool_input"), *cmdj;
 	struct sbx_opts o = opts ? *opts : (struct sbx_opts){ 0 };
 	struct precheck pc = { 0 };
-	const char *cmd, *cwd = str_field(in, "cwd"), *w;
-	char err[1200], reason[1400], *rew;
+	const char *cmd;
+	char *rew;
 	size_t len;
-	int r;
+	int r = EXIT_BLOCK; /* hook_policy() sets it on a denial */
 
 	if (!json_is_object(ti))
 		return deny(out,
@@ -160,71 +226,27 @@ static int answer_bash(json_t *in, const struct sbx_opts *opts,
 			    "or not a string; refusing to run it unsandboxed");
 	cmd = json_string_value(cmdj);
 	len = json_string_length(cmdj);
-	if (!o.project_dir) {
-		if (!cwd || cwd[0] != '/')
-			return deny(out,
-				    "sbxrun hook: the PreToolUse input "
-				    "has no absolute cwd, so the project is "
-				    "unknown; refusing to run the command "
-				    "unsandboxed");
-		o.project_dir = cwd;
-	}
-	if (!sbxrun || sbxrun[0] != '/' || access(sbxrun, X_OK) != 0)
-		return deny(out,
-			    "sbxrun hook: cannot find the sbxrun binary "
-			    "to run the command with (%s)",
-			    sbxrun ? sbxrun : "unknown");
-	if (sbx_open(&pc.s, &o, err, sizeof(err)) != SBX_OK)
-		return deny(out,
-			    "sbxrun: cannot load the sandbox policy for "
-			    "%s: %s",
-			    o.project_dir, err);
+	if (!(pc.s = hook_policy(in, &o, sbxrun, out, &r)))
+		return r;
 	r = sbx_hook_commands(cmd, len, check_one, &pc);
-	if (r != 0) {
-		sbx_close(pc.s);
-		if (r < 0)
-			return block(out, nomem_msg);
-		return deny(out, "%s", pc.ans.reason);
-	}
-	rew = sbx_hook_rewrite(sbxrun, o.project_dir, cmd, len, &o);
-	if (!rew) {
-		sbx_close(pc.s);
-		return block(out, nomem_msg);
-	}
-	if (strlen(rew) > SBX_HOOK_MAX_REWRITTEN) {
-		size_t rl = strlen(rew);
-
-		free(rew);
-		sbx_close(pc.s);
-		return deny(out,
-			    "sbxrun hook: the command is %zu bytes; run "
-			    "in the sandbox it would be %zu bytes, over the "
-			    "%u-byte limit of one shell argument. Write long "
-			    "scripts to a file in the project and run the "
-			    "file",
-			    len, rl, SBX_HOOK_MAX_REWRITTEN);
-	}
-	snprintf(reason, sizeof(reason),
-		 "sbxrun: the command runs in the "
-		 "sandbox (profile %s, project %s); refusals are explained "
-		 "on stderr",
-		 pc.s->pol.profile ? pc.s->pol.profile : "default",
-		 pc.s->pol.project ? pc.s->pol.project : o.project_dir);
-	for (size_t i = 0; (w = sbx_warning(pc.s, i)); i++) {
-		size_t n = strlen(reason);
-
-		snprintf(reason + n, sizeof(reason) - n, "; warning: %s", w);
-	}
-	sbx_close(pc.s);
-	upd = json_deep_copy(ti);
-	if (!upd || json_object_set_new(upd, "command", json_string(rew))) {
-		json_decref(upd);
-		free(rew);
-		return block(out, nomem_msg);
-	}
+	rew = r ? NULL : sbx_hook_rewrite(sbxrun, o.project_dir, cmd, len, &o);
+	if (r > 0)
+		r = deny(out, "%s", pc.ans.reason);
+	else if (!rew)
+		r = block(out, nomem_msg);
+	else if (strlen(rew) > SBX_HOOK_MAX_REWRITTEN)
+		r = deny(out,
+			 "sbxrun hook: the command is %zu bytes; run "
+			 "in the sandbox it would be %zu bytes, over the "
+			 "%u-byte limit of one shell argument. Write long "
+			 "scripts to a file in the project and run the "
+			 "file",
+			 len, strlen(rew), SBX_HOOK_MAX_REWRITTEN);
+	else
+		r = allow_rewritten(ti, pc.s, rew, out);
 	free(rew);
-	*out = decision("allow", reason, upd);
-	return *out ? 0 : block(out, nomem_msg);
+	sbx_close(pc.s);
+	return r;
 }
 
 int sbx_hook_answer_exe(const char *json, size_t len,
@@ -371,16 +393,14 @@ int sbx_hook_main(const char *agent, const struct sbx_opts *opts)
 	 * agent: the command would run unsandboxed.  Never die of EPIPE. */
 	signal(SIGPIPE, SIG_IGN);
 	if (!agent || strcmp(agent, "claude-code") != 0) {
-		fprintf(stderr,
-			"sbxrun: --hook %s: unknown agent; the hook "
-			"protocol supported is claude-code (blocking the "
-			"call)\n",
-			agent ? agent : "");
+		note("--hook %s: unknown agent; the hook protocol supported "
+		     "is claude-code (blocking the call)",
+		     agent ? agent : "");
 		return EXIT_BLOCK;
 	}
 	if (isatty(STDIN_FILENO))
-		fprintf(stderr, "sbxrun: --hook claude-code: reading the "
-				"PreToolUse JSON on stdin\n");
+		note("--hook claude-code: reading the PreToolUse JSON on "
+		     "stdin");
 	in = read_all(STDIN_FILENO, SBX_HOOK_MAX_INPUT, &len, &rerr);
 	if (!in) {
 		fputs(nomem_msg, stderr);
@@ -399,10 +419,8 @@ int sbx_hook_main(const char *agent, const struct sbx_opts *opts)
 		return EXIT_BLOCK;
 	}
 	if (out && write_all(r == 0 ? STDOUT_FILENO : STDERR_FILENO, out) < 0) {
-		fprintf(stderr,
-			"sbxrun: hook: cannot write the answer: %s; "
-			"blocking the call\n",
-			strerror(errno));
+		note("hook: cannot write the answer: %s; blocking the call",
+		     strerror(errno));
 		r = EXIT_BLOCK;
 	}
 	free(out);

@@ -1,9 +1,9 @@
 /*
- * main.c - sbxrun: everything is in libsbx (cli.c and below).
+ * main.c - sbxrun: the CLI is cli.c and cli_actions.c, on libsbx.
  */
 #include "cli.h"
 
 int main(int argc, char **argv)
 {
-	return sbx_cli_main(argc, argv);
+	return cli_main(argc, argv);
 }

@@ -1,10 +1,18 @@
 /*
- * kernel.h - the Linux kernel boundary: feature probe, the layers
- * (namespaces + mount view, Landlock, seccomp, process hygiene) and the
- * supervisor that spawns and reaps the sandboxed process tree.
+ * kernel.h - the kernel backend interface.
  *
- * The launcher never depends on the shim for security: everything in this
- * header is enforced by the kernel.
+ * libsbx (launcher/lib) reaches the kernel only through struct
+ * sbx_backend: probing what the machine offers, picking the mode, the
+ * kernel mode's own rules, launching one command and supervising it, and
+ * the plan that --dry-run and --status show.  Each backend lives in a
+ * folder of its own under launcher/kernel/ (linux/ today: namespaces,
+ * mounts, Landlock, seccomp, the supervisor) and defines sbx_backend();
+ * GNUmakefile builds the folder of the target system.  A second backend
+ * (macOS Seatbelt) is a new folder, not a change to the library or the
+ * CLI.  A backend may use core/ and nothing of the library.
+ *
+ * The launcher never depends on the shim for security: what a backend
+ * enforces, the kernel enforces.
  */
 #ifndef SBX_KERNEL_H
 #define SBX_KERNEL_H
@@ -15,61 +23,81 @@
 
 #include "policy.h"
 
-struct sbx_features {
-	int landlock_abi; /* 0: not available */
-	int userns; /* unprivileged user namespaces usable */
-	int seccomp; /* seccomp filters available */
-	int is_root; /* euid 0 */
-	char landlock_why[256]; /* when landlock_abi == 0: why and the fix */
-	char userns_why[512]; /* when !userns: why and the exact fix */
-	int userns_assumed; /* userns = 1 was not tried (quick probe) */
-};
+/* What the machine offers.  The backend's own; the library only holds
+ * it (probe() allocates it, free() releases it). */
+struct sbx_features;
 
-/* Probe what the kernel offers.  quick skips the user namespace trial
- * (a fork) where nothing says it would fail: the launch itself is the
- * trial, and sbx_launch() returns SBX_LAUNCH_NO_USERNS before anything
- * ran when it does fail; the caller probes again in full. */
-void sbx_features_probe(struct sbx_features *f, int quick);
-
-/* Which protections hold in a mode: for --dry-run and --status. */
+/* Which protections hold in a mode, and by what: --dry-run, --status. */
 enum sbx_enf {
 	SBX_ENF_KERNEL = 0, /* enforced by the kernel */
 	SBX_ENF_ADVISORY = 1, /* only the shim (dynamic programs) */
 	SBX_ENF_NONE = 2, /* not enforced at all */
+	SBX_ENF_LAUNCHER = 3, /* by the launcher from outside (before
+				 * exec, or the supervisor): not the kernel,
+				 * not bypassable from inside either */
+	SBX_ENF_PARTIAL = 4, /* kernel-enforced, with a stated gap */
 };
 
-/* Resolve --mode auto to what this machine can do; -1 + message when a
- * forced mode is unavailable or nothing usable exists (the caller decides
- * about fallback = warn). */
-int sbx_mode_resolve(enum sbx_kmode want, const struct sbx_features *f,
-		     enum sbx_kmode *out, struct sbx_err *err);
+#define SBX_PLAN_MAX_ROWS 32
+#define SBX_PLAN_MAX_NOTES 8
 
-/* Everything the supervisor needs to start one command. */
+struct sbx_plan_row {
+	const char *what; /* "hidden paths (contents)" */
+	enum sbx_enf enf;
+	const char *how; /* "mount namespace: empty tmpfs ..." */
+};
+
+struct sbx_plan {
+	char head[256]; /* "mode full; Landlock ABI 7; ..." */
+	struct sbx_plan_row rows[SBX_PLAN_MAX_ROWS];
+	size_t nrows;
+	char notes[SBX_PLAN_MAX_NOTES][512];
+	size_t nnotes;
+};
+
+/* One line of --status: a kernel feature, whether it is there, and its
+ * detail ("ABI 7") or, when missing, why and the exact fix. */
+struct sbx_feature_line {
+	const char *name; /* "landlock", "user namespaces", ... */
+	int have;
+	char detail[512];
+};
+
+#define SBX_MAX_FEATURE_LINES 8
+
+/* Everything the backend needs to start one command. */
 struct sbx_launch {
-	const struct sbx_policy *pol;
-	enum sbx_kmode mode; /* FULL or LANDLOCK, already resolved */
+	const struct sbx_policy *pol; /* sbx_policy_for_run()'s */
+	enum sbx_kmode mode; /* resolved */
 	const struct sbx_features *feat;
 	int warn_missing; /* fallback = warn: run with what exists */
 	char *const *argv; /* argv[0] looked up in envp's PATH */
-	char *const *envp; /* the final, scrubbed environment */
+	char *const *envp; /* the final environment, as the command
+				 * sees it (launcher/lib/env.c) */
 	const char *workdir; /* absolute; inside the sandbox */
 	const char *policy_file; /* compiled policy on the host, or NULL */
 	const char *shim_path; /* libsbxshim.so, or NULL */
-	int fd_in, fd_out, fd_err; /* become 0,1,2; -1 = keep ours */
+	const char *report_addr; /* report_addr()'s, also in envp */
+	int fd_in, fd_out, fd_err; /* become 0,1,2; -1 = keep ours;
+					 * -2 = a pipe to or from us */
 	int keep_tty; /* interactive shell: keep the terminal,
 					 * block TIOCSTI instead of setsid */
-	int report_fd; /* out: -1, or set by sbx_launch to the
-					 * receiving end of the report socket
-					 * before the command runs (see
-					 * on_report) */
-	/* Called by the supervisor loop for each datagram a shim sent; pid is
-	 * the kernel-attested sender. May be NULL. */
+	int report_fd; /* out: -1, or the receiving end of the
+					 * report channel while the command
+					 * runs (see on_report) */
+	/* Called by the supervisor for each datagram a shim sent; pid is
+	 * the kernel-attested sender.  May be NULL. */
 	void (*on_report)(void *ctx, pid_t pid, const char *rec, size_t len);
 	void *report_ctx;
-	/* Called for captured output when fd_out/fd_err are -2 (capture);
-	 * which is 1 or 2.  May be NULL. */
+	/* Called for captured output when fd_out/fd_err are -2; which is 1
+	 * or 2.  May be NULL. */
 	void (*on_output)(void *ctx, int which, const char *buf, size_t len);
 	void *output_ctx;
+	/* Called as soon as something is known to run with less protection
+	 * than asked (fallback = warn: a layer that could not be applied).
+	 * May be NULL. */
+	void (*on_warning)(void *ctx, const char *msg);
+	void *warning_ctx;
 	const char *stdin_data; /* with fd_in == -2: fed to stdin */
 	size_t stdin_len;
 };
@@ -83,24 +111,58 @@ struct sbx_exit {
 	uint64_t duration_ns;
 };
 
-/* Run one command in the sandbox and wait for the whole tree.
- * Returns 0 with *x filled, or -1 with err set (then nothing ran). */
-int sbx_launch(struct sbx_launch *l, struct sbx_exit *x, struct sbx_err *err);
-/* sbx_launch() in full mode when the user namespace could not be made
- * (clone or the id maps failed): nothing ran, err says what failed. */
-#define SBX_LAUNCH_NO_USERNS (-2)
+/* launch(): the sandbox could not be made and nothing ran, for a reason
+ * a full probe may explain (Linux: the kernel refused the user
+ * namespace the quick probe assumed).  The library asks reprobe(). */
+#define SBX_LAUNCH_RETRY (-2)
 
-/* The layers, each usable alone (called in the child, single-threaded,
- * before exec).  All return 0 or -1 with err. */
-int sbx_mounts_setup(const struct sbx_launch *l, struct sbx_err *err);
-int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode, int abi,
-		       struct sbx_err *err);
-int sbx_seccomp_apply(const struct sbx_policy *p, enum sbx_kmode mode,
+struct sbx_backend {
+	const char *name; /* "linux" */
+
+	/* What the kernel offers; NULL without memory.  quick may assume
+	 * what the launch itself will find out (see SBX_LAUNCH_RETRY). */
+	struct sbx_features *(*probe)(int quick);
+	/* After SBX_LAUNCH_RETRY: probe again in full.  1 when the mode
+	 * should be picked again, 0 when the launch's error stands. */
+	int (*reprobe)(struct sbx_features *f);
+
+	/* The mode --mode asks for (SBX_KMODE_AUTO: the strongest), or -1
+	 * with err when this machine cannot provide it. */
+	int (*resolve)(enum sbx_kmode want, const struct sbx_features *f,
+		       enum sbx_kmode *out, struct sbx_err *err);
+	/* Can the mode carry this policy?  -1 with err when it cannot: the
+	 * run is refused even under fallback = warn. */
+	int (*check)(const struct sbx_policy *p, enum sbx_kmode mode,
+		     struct sbx_err *err);
+	/* fallback = warn and resolve() failed: the mode to run in anyway,
+	 * with what exists. */
+	enum sbx_kmode (*fallback)(const struct sbx_features *f);
+	/* "full", "landlock-only". */
+	const char *(*mode_name)(enum sbx_kmode mode);
+
+	/* The rules a policy gets in this mode (sbx_policy_for_run). */
+	size_t (*mode_rules)(enum sbx_kmode mode, const struct sbx_rule **v);
+	/* The compiled-policy flags the shim needs in this mode. */
+	unsigned (*cpol_flags)(enum sbx_kmode mode);
+	/* The address of a new report channel, as SBXRUN_REPORT names it. */
+	void (*report_addr)(char *buf, size_t n);
+	/* Run one command and wait for the whole tree: 0 with *x filled,
+	 * -1 with err (nothing ran), or SBX_LAUNCH_RETRY. */
+	int (*launch)(struct sbx_launch *l, struct sbx_exit *x,
 		      struct sbx_err *err);
+	/* The kernel layers of a run in this mode, comma-separated. */
+	void (*layers)(const struct sbx_policy *p, enum sbx_kmode mode,
+		       const struct sbx_features *f, char *buf, size_t n);
 
-/* Human-readable plan for --dry-run / --status (writes to fp). */
-struct _IO_FILE;
-void sbx_plan_print(struct _IO_FILE *fp, const struct sbx_policy *p,
-		    enum sbx_kmode mode, const struct sbx_features *f);
+	/* --status: one line per kernel feature; returns how many. */
+	size_t (*feature_lines)(const struct sbx_features *f,
+				struct sbx_feature_line *v, size_t max);
+	/* --dry-run, --status: which protection holds in mode, by what. */
+	void (*plan)(const struct sbx_policy *p, enum sbx_kmode mode,
+		     const struct sbx_features *f, struct sbx_plan *out);
+};
+
+/* The backend of this build. */
+const struct sbx_backend *sbx_backend(void);
 
 #endif

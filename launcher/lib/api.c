@@ -15,10 +15,10 @@
 #include "api.h"
 #include "explain.h"
 
-static void seterr(char *buf, size_t len, const char *msg)
+void sbx_err_out(const struct sbx_err *e, char *buf, size_t len)
 {
 	if (buf && len)
-		snprintf(buf, len, "%s", msg);
+		snprintf(buf, len, "%s", e->msg);
 }
 
 int sbx_open(sbx_t **out, const struct sbx_opts *o, char *errbuf, size_t errlen)
@@ -29,7 +29,8 @@ int sbx_open(sbx_t **out, const struct sbx_opts *o, char *errbuf, size_t errlen)
 
 	*out = NULL;
 	if (!s) {
-		seterr(errbuf, errlen, "out of memory");
+		sbx_errf(&err, 0, "out of memory");
+		sbx_err_out(&err, errbuf, errlen);
 		return SBX_E_NOMEM;
 	}
 	sbx_policy_init(&s->pol);
@@ -48,7 +49,7 @@ int sbx_open(sbx_t **out, const struct sbx_opts *o, char *errbuf, size_t errlen)
 	*out = s;
 	return SBX_OK;
 fail:
-	seterr(errbuf, errlen, err.msg);
+	sbx_err_out(&err, errbuf, errlen);
 	sbx_close(s);
 	return rc;
 }

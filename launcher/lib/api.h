@@ -14,4 +14,7 @@ struct sbx {
 	enum sbx_kmode mode; /* as requested */
 };
 
+/* Copy an error out to a caller's errbuf of include/sbx.h (may be NULL). */
+void sbx_err_out(const struct sbx_err *e, char *buf, size_t len);
+
 #endif

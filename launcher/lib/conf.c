@@ -35,22 +35,10 @@ static const char *file_of(const config_setting_t *s)
 	return f ? f : "<conf>";
 }
 
-static int cfail(struct sbx_err *err, const config_setting_t *s,
-		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int cfail(struct sbx_err *err, const config_setting_t *s,
-		 const char *fmt, ...)
-{
-	char msg[768];
-	const char *file = file_of(s);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(err->msg, sizeof(err->msg), "%s:%d: %s", file,
-		 s ? config_setting_source_line(s) : 0, msg);
-	return -1;
-}
+/* A problem at setting s: "file:line: ...", through the one setter. */
+#define cfail(err, s, ...)             \
+	sbx_errf_at((err), file_of(s), \
+		    (s) ? config_setting_source_line(s) : 0, __VA_ARGS__)
 
 static struct sbx_src src_of(const config_setting_t *s)
 {
@@ -169,35 +157,43 @@ static int check_keys(const config_setting_t *g, const char *const *keys,
 
 /* ------------------------------------------------------------ sections */
 
-struct suffix_ctx {
-	struct sbx_path_rule *r;
-};
-
-static int add_suffix(struct sbx_policy *p, const char *v,
-		      const config_setting_t *e, void *ctx, struct sbx_err *err)
+/* suffixes = [ ".md", ... ]: checked here, so an error names the line of
+ * the entry. */
+static int get_suffixes(const config_setting_t *s, const char **v, size_t *n,
+			struct sbx_err *err)
 {
-	struct sbx_path_rule *r = ctx;
+	*n = 0;
+	if (!s)
+		return 0;
+	if (want(s, CONFIG_TYPE_ARRAY, err) < 0)
+		return -1;
+	for (int i = 0; i < config_setting_length(s); i++) {
+		config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+		const char *x;
 
-	if (r->nsuffixes >= SBX_MAX_SUFFIXES)
-		return cfail(err, e, "at most %d suffixes per path",
-			     SBX_MAX_SUFFIXES);
-	if (!*v || strchr(v, '/'))
-		return cfail(err, e, "bad suffix '%s'", v);
-	r->suffixes[r->nsuffixes] = strdup(v);
-	if (!r->suffixes[r->nsuffixes])
-		return cfail(err, e, "out of memory");
-	r->nsuffixes++;
+		if (want(e, CONFIG_TYPE_STRING, err) < 0)
+			return -1;
+		if (*n >= SBX_MAX_SUFFIXES)
+			return cfail(err, e, "at most %d suffixes per path",
+				     SBX_MAX_SUFFIXES);
+		x = config_setting_get_string(e);
+		if (!*x || strchr(x, '/'))
+			return cfail(err, e, "bad suffix '%s'", x);
+		v[(*n)++] = x;
+	}
 	return 0;
 }
 
+/* { root = ...; mode = ...; suffixes = [...]; max_file_bytes = N; }: read
+ * whole, then handed to the engine as one rule. */
 static int apply_path(struct sbx_policy *p, const config_setting_t *g,
 		      struct sbx_err *err)
 {
 	static const char *const keys[] = { "root", "mode", "suffixes",
 					    "max_file_bytes", NULL };
+	const char *sfx[SBX_MAX_SUFFIXES];
+	struct sbx_rule r = { .suffixes = sfx };
 	config_setting_t *root, *mode, *s;
-	enum sbx_pmode m;
-	struct sbx_path_rule *r;
 	struct sbx_err e2;
 
 	if (want(g, CONFIG_TYPE_GROUP, err) < 0 || check_keys(g, keys, err) < 0)
@@ -209,24 +205,21 @@ static int apply_path(struct sbx_policy *p, const config_setting_t *g,
 	if (want(root, CONFIG_TYPE_STRING, err) < 0 ||
 	    want(mode, CONFIG_TYPE_STRING, err) < 0)
 		return -1;
-	if (sbx_parse_pmode(config_setting_get_string(mode), &m) < 0)
+	if (sbx_parse_pmode(config_setting_get_string(mode), &r.mode) < 0)
 		return cfail(err, mode,
 			     "mode must be \"rw\", \"ro\" or "
 			     "\"hide\", not \"%s\"",
 			     config_setting_get_string(mode));
-	if (sbx_policy_add_path(p, config_setting_get_string(root), m, 0,
-				src_of(root), &e2) < 0)
-		return cfail(err, root, "%s", e2.msg);
-	r = sbx_policy_last_rule(p);
-	if (!r || strcmp(r->src.file, src_of(root).file) != 0 ||
-	    r->src.line != src_of(root).line)
-		return 0; /* dropped (cannot lift a hide) */
-	s = config_setting_get_member(g, "suffixes");
-	if (s && each_string(p, s, add_suffix, r, err) < 0)
+	if (get_suffixes(config_setting_get_member(g, "suffixes"), sfx,
+			 &r.nsuffixes, err) < 0)
 		return -1;
 	s = config_setting_get_member(g, "max_file_bytes");
-	if (s && get_size(s, &r->max_file_bytes, err) < 0)
+	if (s && get_size(s, &r.max_file_bytes, err) < 0)
 		return -1;
+	r.root = config_setting_get_string(root);
+	r.src = src_of(root);
+	if (sbx_policy_add_rule(p, &r, &e2) < 0)
+		return cfail(err, root, "%s", e2.msg);
 	return 0;
 }
 
@@ -492,10 +485,8 @@ static int has_include(const char *path, const char *text, struct sbx_err *err)
 	}
 	fclose(f);
 	if (found)
-		snprintf(err->msg, sizeof(err->msg),
-			 "%s:%d: @include is not "
-			 "supported in sbxrun conf files",
-			 path, n);
+		sbx_errf_at(err, path, n,
+			    "@include is not supported in sbxrun conf files");
 	return found;
 }
 
@@ -511,13 +502,13 @@ static int read_config(config_t *c, const char *path, const char *text,
 	ok = text ? config_read_string(c, text) : config_read_file(c, path);
 	if (!ok) {
 		if (config_error_type(c) == CONFIG_ERR_FILE_IO)
-			snprintf(err->msg, sizeof(err->msg),
-				 "%s: cannot read: %s", path, strerror(errno));
+			sbx_errf(err, errno, "%s: cannot read", path);
 		else
-			snprintf(err->msg, sizeof(err->msg), "%s:%d: %s",
-				 config_error_file(c) ? config_error_file(c)
-						      : path,
-				 config_error_line(c), config_error_text(c));
+			sbx_errf_at(err,
+				    config_error_file(c) ? config_error_file(c)
+							 : path,
+				    config_error_line(c), "%s",
+				    config_error_text(c));
 		config_destroy(c);
 		return -1;
 	}
@@ -563,7 +554,7 @@ static int conf_safe(const char *path, struct sbx_err *err)
 		return 0;
 	if ((st.st_uid != getuid() && st.st_uid != 0) ||
 	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		snprintf(err->msg, sizeof(err->msg),
+		sbx_errf(err, 0,
 			 "%s: refusing a conf file "
 			 "that others can write (owner uid %u, mode %03o); "
 			 "fix with: chmod go-w '%s'",
@@ -601,14 +592,12 @@ static int profile_path(const struct sbx_locs *l, const char *name, char *out,
 	snprintf(out, outsz, "%s/%s.conf", l->profile_dir, name);
 	if (access(out, R_OK) == 0)
 		return 0;
-	snprintf(err->msg, sizeof(err->msg),
-		 "unknown profile '%s' (looked in "
-		 "%s/profiles and %s)",
-		 name, l->config_dir, l->profile_dir);
-	return -1;
+	return sbx_errf(err, 0,
+			"unknown profile '%s' (looked in "
+			"%s/profiles and %s)",
+			name, l->config_dir, l->profile_dir);
 bad:
-	snprintf(err->msg, sizeof(err->msg), "bad profile name '%s'", name);
-	return -1;
+	return sbx_errf(err, 0, "bad profile name '%s'", name);
 }
 
 /* Load a profile, first the profile it extends (bounded depth). */
@@ -621,11 +610,10 @@ static int load_profile(struct sbx_policy *p, const struct sbx_locs *l,
 	int r = -1;
 
 	if (depth > MAX_PROFILE_DEPTH) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "profile '%s': profiles "
-			 "extend each other more than %d deep (a loop?)",
-			 name, MAX_PROFILE_DEPTH);
-		return -1;
+		return sbx_errf(err, 0,
+				"profile '%s': profiles "
+				"extend each other more than %d deep (a loop?)",
+				name, MAX_PROFILE_DEPTH);
 	}
 	if (profile_path(l, name, path, sizeof(path), err) < 0 ||
 	    read_config(&c, path, NULL, err) < 0)
@@ -739,8 +727,7 @@ int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 	int r = -1;
 
 	if (!t) {
-		snprintf(err->msg, sizeof(err->msg), "out of memory");
-		return -1;
+		return sbx_errf(err, 0, "out of memory");
 	}
 	p->project = strdup(l->project);
 	p->home = strdup(l->home);

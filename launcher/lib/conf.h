@@ -9,21 +9,9 @@
 
 #include "policy.h"
 #include "sbx.h"
+#include "sbx_cli.h"
 
-/* Where everything lives for one project. */
-struct sbx_locs {
-	char home[PATH_MAX];
-	char config_dir[PATH_MAX]; /* $XDG_CONFIG_HOME/sbxrun */
-	char system_conf[PATH_MAX];
-	char project[PATH_MAX]; /* realpath of the project dir */
-	char project_hash[17]; /* XXH3-64, 16 hex digits */
-	char project_conf[PATH_MAX]; /* .../projects/<hash>.conf */
-	char inrepo_conf[PATH_MAX]; /* <project>/.sbxrun.conf */
-	char trust_file[PATH_MAX]; /* .../trust/<hash> */
-	char cache_dir[PATH_MAX]; /* ~/.cache/sbxrun/build/<hash> */
-	char profile_dir[PATH_MAX]; /* shipped profiles */
-};
-
+/* struct sbx_locs, where the confs of one project live: sbx_cli.h. */
 int sbx_locs_init(struct sbx_locs *l, const struct sbx_opts *o,
 		  struct sbx_err *err);
 

@@ -20,18 +20,6 @@
 
 #include "conf.h"
 
-static int efail(struct sbx_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int efail(struct sbx_err *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 int sbx_mkdirs(const char *dir, int mode)
 {
 	char buf[PATH_MAX];
@@ -122,31 +110,33 @@ int sbx_locs_init(struct sbx_locs *l, const struct sbx_opts *o,
 
 	memset(l, 0, sizeof(*l));
 	if (!home)
-		return efail(err,
-			     "HOME is not set and user %u has no home in "
-			     "/etc/passwd: set HOME (the secrets hidden under "
-			     "it depend on it)",
-			     (unsigned)getuid());
+		return sbx_errf(
+			err, 0,
+			"HOME is not set and user %u has no home in "
+			"/etc/passwd: set HOME (the secrets hidden under "
+			"it depend on it)",
+			(unsigned)getuid());
 	if (sbx_path_norm(home, "/", NULL, 1, l->home, sizeof(l->home)) < 0)
-		return efail(err, "bad home directory '%s'", home);
+		return sbx_errf(err, 0, "bad home directory '%s'", home);
 	if (!proj && !getcwd(cwd, sizeof(cwd)))
-		return efail(err, "cannot find the current directory: %s",
-			     strerror(errno));
+		return sbx_errf(err, errno,
+				"cannot find the current directory");
 	if (!realpath(proj ? proj : cwd, l->project))
-		return efail(err, "project directory '%s': %s",
-			     proj ? proj : cwd, strerror(errno));
+		return sbx_errf(err, errno, "project directory '%s'",
+				proj ? proj : cwd);
 	/* Leave room for the longest name built below, so nothing is cut. */
 	if (strlen(l->home) > PATH_MAX - 128 ||
 	    strlen(l->project) > PATH_MAX - 128 ||
 	    (xdg && strlen(xdg) > PATH_MAX - 128))
-		return efail(err, "home, project or config directory path is "
-				  "too long");
+		return sbx_errf(err, 0,
+				"home, project or config directory path is "
+				"too long");
 	if (xdg && xdg[0] == '/')
 		snprintf(cfg, sizeof(cfg), "%s", xdg);
 	else
 		snprintf(cfg, sizeof(cfg), "%s/.config", l->home);
 	if (sbx_path_norm(cfg, "/", NULL, 1, cfg, sizeof(cfg)) < 0)
-		return efail(err, "bad config directory '%s'", cfg);
+		return sbx_errf(err, 0, "bad config directory '%s'", cfg);
 	snprintf(l->config_dir, sizeof(l->config_dir), "%s/sbxrun", cfg);
 	snprintf(l->system_conf, sizeof(l->system_conf), "%s",
 		 o && o->system_conf ? o->system_conf : "/etc/sbxrun/config");
@@ -203,16 +193,16 @@ static int write_atomic(const char *path, const char *data, size_t len,
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
 		  0600);
 	if (fd < 0)
-		return efail(err, "%s: %s", tmp, strerror(errno));
+		return sbx_errf(err, errno, "%s", tmp);
 	if (write(fd, data, len) != (ssize_t)len || fsync(fd) < 0) {
 		close(fd);
 		unlink(tmp);
-		return efail(err, "%s: %s", tmp, strerror(errno));
+		return sbx_errf(err, errno, "%s", tmp);
 	}
 	close(fd);
 	if (rename(tmp, path) < 0) {
 		unlink(tmp);
-		return efail(err, "%s: %s", path, strerror(errno));
+		return sbx_errf(err, errno, "%s", path);
 	}
 	return 0;
 }
@@ -222,8 +212,7 @@ int sbx_conf_trust(const struct sbx_locs *l, struct sbx_err *err)
 	char h[33], dir[PATH_MAX], line[40];
 
 	if (sbx_file_hash128(l->inrepo_conf, h) < 0)
-		return efail(err, "%s: cannot read: %s", l->inrepo_conf,
-			     strerror(errno));
+		return sbx_errf(err, errno, "%s: cannot read", l->inrepo_conf);
 	/* Check it parses before trusting it. */
 	{
 		struct sbx_policy p;
@@ -239,7 +228,7 @@ int sbx_conf_trust(const struct sbx_locs *l, struct sbx_err *err)
 	}
 	snprintf(dir, sizeof(dir), "%s/trust", l->config_dir);
 	if (sbx_mkdirs(dir, 0700) < 0)
-		return efail(err, "%s: %s", dir, strerror(errno));
+		return sbx_errf(err, errno, "%s", dir);
 	snprintf(line, sizeof(line), "%s\n", h);
 	return write_atomic(l->trust_file, line, strlen(line), err);
 }
@@ -253,9 +242,8 @@ static int load_project_conf(const struct sbx_locs *l, config_t *c,
 	if (access(l->project_conf, F_OK) != 0)
 		return 0;
 	if (!config_read_file(c, l->project_conf)) {
-		snprintf(err->msg, sizeof(err->msg), "%s:%d: %s",
-			 l->project_conf, config_error_line(c),
-			 config_error_text(c));
+		sbx_errf(err, 0, "%s:%d: %s", l->project_conf,
+			 config_error_line(c), config_error_text(c));
 		config_destroy(c);
 		return -1;
 	}
@@ -275,7 +263,7 @@ static int save_project_conf(const struct sbx_locs *l, config_t *c,
 		if (mem)
 			fclose(mem);
 		free(buf);
-		return efail(err, "%s: %s", dir, strerror(errno));
+		return sbx_errf(err, errno, "%s", dir);
 	}
 	fprintf(mem,
 		"# sbxrun per-project conf for %s\n"
@@ -297,7 +285,8 @@ static config_setting_t *paths_list(config_t *c, struct sbx_err *err)
 	if (!ps)
 		ps = config_setting_add(root, "paths", CONFIG_TYPE_LIST);
 	if (!ps || config_setting_type(ps) != CONFIG_TYPE_LIST) {
-		efail(err, "'paths' in the per-project conf is not a list");
+		sbx_errf(err, 0,
+			 "'paths' in the per-project conf is not a list");
 		return NULL;
 	}
 	return ps;
@@ -313,10 +302,10 @@ int sbx_conf_add_path(const struct sbx_locs *l, const char *root,
 	int r = -1;
 
 	if (sbx_parse_pmode(mode, &m) < 0)
-		return efail(err, "mode must be rw, ro or hide, not '%s'",
-			     mode);
+		return sbx_errf(err, 0, "mode must be rw, ro or hide, not '%s'",
+				mode);
 	if (sbx_path_norm(root, l->project, l->home, 1, norm, sizeof(norm)) < 0)
-		return efail(err, "bad path '%s': %s", root, strerror(errno));
+		return sbx_errf(err, errno, "bad path '%s'", root);
 	if (load_project_conf(l, &c, err) < 0)
 		return -1;
 	sbx_conf_remove_path(l, norm, err); /* replace, don't duplicate */
@@ -333,7 +322,7 @@ int sbx_conf_add_path(const struct sbx_locs *l, const char *root,
 	r = save_project_conf(l, &c, err);
 	goto out;
 oom:
-	efail(err, "cannot add '%s' to %s", norm, l->project_conf);
+	sbx_errf(err, 0, "cannot add '%s' to %s", norm, l->project_conf);
 out:
 	config_destroy(&c);
 	return r;
@@ -348,7 +337,7 @@ int sbx_conf_remove_path(const struct sbx_locs *l, const char *root,
 	int found = 0, r;
 
 	if (sbx_path_norm(root, l->project, l->home, 1, norm, sizeof(norm)) < 0)
-		return efail(err, "bad path '%s': %s", root, strerror(errno));
+		return sbx_errf(err, errno, "bad path '%s'", root);
 	if (load_project_conf(l, &c, err) < 0)
 		return -1;
 	ps = config_lookup(&c, "paths");
@@ -366,8 +355,9 @@ int sbx_conf_remove_path(const struct sbx_locs *l, const char *root,
 	}
 	if (!found) {
 		config_destroy(&c);
-		return efail(err, "'%s' is not in the per-project conf %s",
-			     norm, l->project_conf);
+		return sbx_errf(err, 0,
+				"'%s' is not in the per-project conf %s", norm,
+				l->project_conf);
 	}
 	r = save_project_conf(l, &c, err);
 	config_destroy(&c);
@@ -397,10 +387,10 @@ static int ov_net(struct sbx_policy *p, const char *v, struct sbx_err *err)
 	p->net_src.line = 0;
 	if (strncmp(v, "allow:", 6) != 0) {
 		if (sbx_parse_net(v, &p->net) < 0 || p->net == SBX_NET_FILTERED)
-			return efail(err,
-				     "--net takes off, loopback, on or "
-				     "allow:HOST[,HOST...], not '%s'",
-				     v);
+			return sbx_errf(err, 0,
+					"--net takes off, loopback, on or "
+					"allow:HOST[,HOST...], not '%s'",
+					v);
 		return 0;
 	}
 	p->net = SBX_NET_FILTERED;
@@ -420,7 +410,8 @@ static int ov_timeout(struct sbx_policy *p, const char *v, struct sbx_err *err)
 	errno = 0;
 	t = strtoull(v, &end, 10);
 	if (errno || end == v || *end || v[0] == '-')
-		return efail(err, "--timeout takes whole seconds, not '%s'", v);
+		return sbx_errf(err, 0,
+				"--timeout takes whole seconds, not '%s'", v);
 	p->limits.timeout = t;
 	return 0;
 }
@@ -432,7 +423,7 @@ int sbx_conf_override(struct sbx_policy *p, const char *ov, struct sbx_err *err)
 	const char *v = eq ? eq + 1 : "";
 
 	if (!eq || !*v)
-		return efail(err, "override '%s' needs a value", ov);
+		return sbx_errf(err, 0, "override '%s' needs a value", ov);
 	if (n == 10 && strncmp(ov, "allow-read", n) == 0)
 		return ov_path(p, v, SBX_RO, err);
 	if (n == 11 && strncmp(ov, "allow-write", n) == 0)
@@ -446,5 +437,5 @@ int sbx_conf_override(struct sbx_policy *p, const char *ov, struct sbx_err *err)
 	if (n == 8 && strncmp(ov, "env-keep", n) == 0)
 		return sbx_strv_add(p, &p->env_keep, v,
 				    (struct sbx_src){ "--env-keep", 0 });
-	return efail(err, "unknown override '%s'", ov);
+	return sbx_errf(err, 0, "unknown override '%s'", ov);
 }

@@ -1,5 +1,6 @@
 /*
- * report.c - refusal summary and JSON report.  JSON goes through jansson:
+ * report.c - what a run's result says: the refusal summary (text for the
+ * CLI) and the JSON report.  JSON goes through jansson:
  * paths may hold any byte, and escaping is the library's job.
  */
 #include <errno.h>
@@ -9,7 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "sbx_cli.h"
+#include "text.h"
 
 #define SBX_REPORT_VERSION 1
 
@@ -121,7 +123,7 @@ char *sbx_result_json(const struct sbx_result *r, char *const argv[])
 
 /* Opened before the command runs: a sandboxed command that swaps a
  * parent directory for a symlink cannot redirect it (THREATS FS-13). */
-int sbx_report_open(const char *path)
+int sbx_cli_report_open(const char *path)
 {
 	if (strcmp(path, "-") == 0)
 		return dup(STDOUT_FILENO);
@@ -129,7 +131,7 @@ int sbx_report_open(const char *path)
 		    0644);
 }
 
-int sbx_report_write(int fd, const struct sbx_result *r, char *const argv[])
+int sbx_cli_report_write(int fd, const struct sbx_result *r, char *const argv[])
 {
 	char *s = sbx_result_json(r, argv);
 	size_t len, off = 0;
@@ -151,26 +153,29 @@ int sbx_report_write(int fd, const struct sbx_result *r, char *const argv[])
 	return 0;
 }
 
-void sbx_report_summary(FILE *fp, const struct sbx_result *r)
+char *sbx_cli_summary(const struct sbx_result *r)
 {
+	struct sbx_text t = { 0 };
 	unsigned total = 0;
 
 	if (!r->nrefusals)
-		return;
+		return sbx_text_take(&t);
 	for (size_t i = 0; i < r->nrefusals; i++)
 		total += r->refusals[i].count;
-	fprintf(fp, "sbxrun: %u refusal%s in this run:\n", total,
-		total == 1 ? "" : "s");
+	sbx_text_add(&t, "sbxrun: %u refusal%s in this run:\n", total,
+		     total == 1 ? "" : "s");
 	for (size_t i = 0; i < r->nrefusals && i < 20; i++) {
 		const struct sbx_refusal *x = &r->refusals[i];
 
-		fprintf(fp, "  %-8s %s (%s%s%s)", x->op, x->target, x->kind,
-			x->rule[0] ? ", rule " : "", x->rule);
+		sbx_text_add(&t, "  %-8s %s (%s%s%s)", x->op, x->target,
+			     x->kind, x->rule[0] ? ", rule " : "", x->rule);
 		if (x->count > 1)
-			fprintf(fp, " x%u", x->count);
-		fputc('\n', fp);
+			sbx_text_add(&t, " x%u", x->count);
+		sbx_text_add(&t, "\n");
 	}
 	if (r->nrefusals > 20)
-		fprintf(fp, "  ... and %zu more (use --report FILE for all)\n",
-			r->nrefusals - 20);
+		sbx_text_add(&t,
+			     "  ... and %zu more (use --report FILE for all)\n",
+			     r->nrefusals - 20);
+	return sbx_text_take(&t);
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 #include "api.h"
 #include "cpol.h"
+#include "env.h"
 #include "kernel.h"
 #include "record.h"
 #include "rundir.h"
@@ -24,88 +26,11 @@
 extern char **environ;
 
 #define DEFAULT_MAX_OUTPUT (1u << 20)
-#define MAX_ENV 4096
 
 struct collect {
 	struct sbx_result *res;
 	size_t max_output;
 };
-
-/* ------------------------------------------------------------ env */
-
-struct envv {
-	char *v[MAX_ENV + 1];
-	size_t n;
-	char *owned[32];
-	size_t nowned;
-};
-
-static void env_set(struct envv *e, const char *name, const char *value)
-{
-	size_t nl = strlen(name);
-	char *s;
-
-	if (e->nowned >= sizeof(e->owned) / sizeof(e->owned[0]))
-		return;
-	if (asprintf(&s, "%s=%s", name, value) < 0)
-		return;
-	e->owned[e->nowned++] = s;
-	for (size_t i = 0; i < e->n; i++)
-		if (strncmp(e->v[i], name, nl) == 0 && e->v[i][nl] == '=') {
-			e->v[i] = s;
-			return;
-		}
-	if (e->n < MAX_ENV)
-		e->v[e->n++] = s;
-	e->v[e->n] = NULL;
-}
-
-static const struct {
-	const char *var, *sub;
-} cache_vars[] = {
-	{ "XDG_CACHE_HOME", "xdg" },	    { "npm_config_cache", "npm" },
-	{ "PIP_CACHE_DIR", "pip" },	    { "CARGO_HOME", "cargo" },
-	{ "GOCACHE", "go-build" },	    { "GOMODCACHE", "go-mod" },
-	{ "GRADLE_USER_HOME", "gradle" },   { "PNPM_STORE_DIR", "pnpm" },
-	{ "YARN_CACHE_FOLDER", "yarn" },    { "CCACHE_DIR", "ccache" },
-	{ "npm_config_store_dir", "pnpm" },
-};
-
-/* The environment the command sees: the caller's, scrubbed by the env
- * keep/drop lists, plus the sandbox's own variables. */
-static void build_env(struct envv *e, const struct sbx_policy *p,
-		      const char *shim, const char *polfile)
-{
-	char buf[PATH_MAX + 32];
-
-	e->n = 0;
-	for (char **ep = environ; ep && *ep && e->n < MAX_ENV; ep++)
-		if (strchr(*ep, '=') && sbx_policy_env_pass(p, *ep))
-			e->v[e->n++] = *ep;
-	e->v[e->n] = NULL;
-	env_set(e, "SBXRUN", "1");
-	env_set(e, "SBXRUN_NET",
-		p->net == SBX_NET_FILTERED ? "filtered"
-		: p->net == SBX_NET_ON	   ? "on"
-					   : "off");
-	if (p->redirect_caches && p->cache_dir)
-		for (size_t i = 0;
-		     i < sizeof(cache_vars) / sizeof(cache_vars[0]); i++) {
-			snprintf(buf, sizeof(buf), "%s/%s", p->cache_dir,
-				 cache_vars[i].sub);
-			env_set(e, cache_vars[i].var, buf);
-		}
-	if (shim && polfile) {
-		env_set(e, "LD_PRELOAD", shim);
-		env_set(e, "SBXRUN_POLICY", polfile);
-	}
-}
-
-static void env_free(struct envv *e)
-{
-	for (size_t i = 0; i < e->nowned; i++)
-		free(e->owned[i]);
-}
 
 /* ------------------------------------------------------------ shim */
 
@@ -247,95 +172,98 @@ void sbx_result_free(struct sbx_result *r)
 
 /* ------------------------------------------------------------ running */
 
-static int pick_mode(const sbx_t *s, const struct sbx_features *f,
-		     enum sbx_kmode *mode, int *warn, struct sbx_err *err)
-{
-	*warn = 0;
-	if (s->pol.net == SBX_NET_FILTERED) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "filtered network (an "
-			 "allow-list) is not available yet; use --net off, "
-			 "loopback or on");
-		return SBX_E_KERNEL;
-	}
-	if (sbx_mode_resolve(s->mode, f, mode, err) == 0) {
-		if (*mode == SBX_KMODE_FULL || s->pol.net != SBX_NET_LOOPBACK)
-			return SBX_OK;
-		/* Even with fallback = warn: dropping Landlock to let the
-		 * network through would drop the filesystem boundary too. */
-		snprintf(err->msg, sizeof(err->msg),
-			 "--net loopback needs a "
-			 "private network namespace, which needs user "
-			 "namespaces (see sbxrun --status)");
-		return SBX_E_KERNEL;
-	}
-	if (s->pol.fallback != SBX_FALLBACK_WARN)
-		return SBX_E_KERNEL;
-	*warn = 1;
-	*mode = f->userns ? SBX_KMODE_FULL : SBX_KMODE_LANDLOCK;
-	fprintf(stderr,
-		"sbxrun: warning: %s\nsbxrun: warning: fallback = "
-		"warn: running in %s mode with what exists\n",
-		err->msg, *mode == SBX_KMODE_FULL ? "full" : "landlock-only");
-	return SBX_OK;
-}
-
 struct run_ctx {
+	const struct sbx_backend *b;
 	int had_git; /* <project>/.git existed at launch */
 	sbx_t *s;
-	struct sbx_policy pol; /* shallow copy with its own rules array */
+	struct sbx_policy pol; /* this run's own (sbx_policy_for_run) */
+	int have_pol;
 	const struct sbx_run_req *req;
-	struct sbx_features feat;
+	struct sbx_features *feat;
 	enum sbx_kmode mode;
 	int warn;
 	char shim[PATH_MAX];
 	int have_shim;
 	struct sbx_rundir rd;
+	struct sbx_result *res;
 };
 
-/*
- * A protected path that does not exist yet cannot be covered by a mount
- * (that would leave a stub on the host), and the shim must not refuse to
- * create it either (git init makes .git/hooks).  Mark it, and after the
- * run say loudly if it appeared (THREATS LCH-07, PER-03).
- */
-/*
- * Landlock-only mode has no private /dev: the user's other terminals
- * (/dev/pts/N: keystrokes) and the host's POSIX shared memory (/dev/shm)
- * would be readable through "/".  Hide both; Landlock still grants the
- * terminal the command was given on fds 0-2.
- */
-static const char *const ll_hidden[] = { "/dev/pts", "/dev/shm" };
-#define NLL_HIDDEN (sizeof(ll_hidden) / sizeof(ll_hidden[0]))
-
-static void add_ll_hidden(struct sbx_path_rule *r, size_t *n)
+/* A warning: to the caller at once (on_warning), and into the result.
+ * The library never prints. */
+__attribute__((format(printf, 2, 3))) static void run_warn(struct run_ctx *c,
+							   const char *fmt, ...)
 {
-	for (size_t i = 0; i < NLL_HIDDEN; i++) {
-		memset(&r[*n], 0, sizeof(r[*n]));
-		r[*n].root = (char *)ll_hidden[i];
-		r[*n].rootlen = strlen(ll_hidden[i]);
-		r[*n].mode = SBX_HIDE;
-		r[*n].src.file = "landlock-only mode (no private /dev)";
-		(*n)++;
+	struct sbx_result *r = c->res;
+	size_t n = 0;
+	char *w, **nw;
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = vasprintf(&w, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return;
+	if (c->req->on_warning)
+		c->req->on_warning(c->req->warning_ctx, w);
+	while (r->warnings && r->warnings[n])
+		n++;
+	nw = realloc(r->warnings, (n + 2) * sizeof(*nw));
+	if (!nw) {
+		free(w);
+		return;
 	}
+	r->warnings = nw;
+	nw[n] = w;
+	nw[n + 1] = NULL;
 }
 
-static int mark_absent(struct run_ctx *c)
+/* The backend's warnings while it runs (a layer the kernel could not
+ * apply, under fallback = warn). */
+static void on_warning(void *ctx, const char *msg)
 {
-	struct stat st;
-	struct sbx_path_rule *r =
-		malloc((c->pol.nrules + NLL_HIDDEN + 1) * sizeof(*r));
+	run_warn(ctx, "%s", msg);
+}
 
-	if (!r)
-		return -1;
-	memcpy(r, c->pol.rules, c->pol.nrules * sizeof(*r));
-	if (c->mode == SBX_KMODE_LANDLOCK)
-		add_ll_hidden(r, &c->pol.nrules);
-	for (size_t i = 0; i < c->pol.nrules; i++)
-		if ((r[i].flags & SBX_RF_PROTECT) && lstat(r[i].root, &st) < 0)
-			r[i].flags |= SBX_RF_ABSENT;
-	c->pol.rules = r;
-	return 0;
+/* The mode to run in, from the backend; under fallback = warn, the best
+ * there is, said loudly. */
+static int pick_mode(struct run_ctx *c, struct sbx_err *err)
+{
+	const struct sbx_policy *p = &c->s->pol;
+
+	c->warn = 0;
+	if (p->net == SBX_NET_FILTERED) {
+		sbx_errf(err, 0,
+			 "filtered network (an "
+			 "allow-list) is not available yet; use --net off, "
+			 "loopback or on");
+		return SBX_E_KERNEL;
+	}
+	if (c->b->resolve(c->s->mode, c->feat, &c->mode, err) == 0)
+		return c->b->check(p, c->mode, err) == 0 ? SBX_OK
+							 : SBX_E_KERNEL;
+	if (p->fallback != SBX_FALLBACK_WARN)
+		return SBX_E_KERNEL;
+	c->warn = 1;
+	c->mode = c->b->fallback(c->feat);
+	run_warn(c, "%s", err->msg);
+	run_warn(c, "fallback = warn: running in %s mode with what exists",
+		 c->b->mode_name(c->mode));
+	return SBX_OK;
+}
+
+/* The run's own policy, for the mode just picked. */
+static int run_policy(struct run_ctx *c, struct sbx_err *err)
+{
+	struct sbx_run_adj adj = { 0 };
+
+	adj.nextra = c->b->mode_rules(c->mode, &adj.extra);
+	if (c->req->timeout > 0)
+		adj.timeout = (uint64_t)(c->req->timeout + 0.999);
+	if (c->have_pol)
+		sbx_policy_free(&c->pol);
+	c->have_pol = sbx_policy_for_run(&c->pol, &c->s->pol, &adj, err) == 0;
+	return c->have_pol ? 0 : -1;
 }
 
 /* Could the sandbox itself have created path?  Only then is a protected
@@ -357,61 +285,43 @@ static int sandbox_writable(const struct sbx_policy *p, const char *path)
 	return best && best->mode == SBX_RW;
 }
 
-static void add_warning(struct sbx_result *res, size_t *n, char *w)
-{
-	char **nw = realloc(res->warnings, (*n + 2) * sizeof(*nw));
-
-	if (!nw || !w) {
-		free(w);
-		return;
-	}
-	res->warnings = nw;
-	nw[*n] = w;
-	nw[++*n] = NULL;
-}
-
-static void report_created(const struct run_ctx *c, struct sbx_result *res)
+static void report_created(struct run_ctx *c)
 {
 	struct stat st;
-	size_t n = 0;
-	char g[PATH_MAX + 8], *w;
+	char g[PATH_MAX + 8];
 
 	/* A gitfile written where there was no .git points the next git run
 	 * outside the sandbox at a repository of the command's choosing. */
 	snprintf(g, sizeof(g), "%s/.git", c->pol.project);
-	if (!c->had_git && lstat(g, &st) == 0 && !S_ISDIR(st.st_mode) &&
-	    asprintf(&w,
-		     "'%s' was created during the run as a file: it "
-		     "redirects git to another repository (and its hooks and "
-		     "config): review it before running git outside",
-		     g) >= 0)
-		add_warning(res, &n, w);
-
+	if (!c->had_git && lstat(g, &st) == 0 && !S_ISDIR(st.st_mode))
+		run_warn(c,
+			 "'%s' was created during the run as a file: it "
+			 "redirects git to another repository (and its hooks "
+			 "and config): review it before running git outside",
+			 g);
 	for (size_t i = 0; i < c->pol.nrules; i++) {
 		const struct sbx_path_rule *r = &c->pol.rules[i];
 
 		if (!(r->flags & SBX_RF_ABSENT) || lstat(r->root, &st) < 0 ||
 		    !sandbox_writable(&c->pol, r->root))
 			continue;
-		if (asprintf(&w,
-			     "'%s' was created during the run; it is "
-			     "protected because it can run code outside the "
-			     "sandbox later: review it before using it outside",
-			     r->root) >= 0)
-			add_warning(res, &n, w);
+		run_warn(c,
+			 "'%s' was created during the run; it is "
+			 "protected because it can run code outside the "
+			 "sandbox later: review it before using it outside",
+			 r->root);
 	}
 }
 
-static int write_policy(const struct sbx_policy *pol, enum sbx_kmode mode,
-			struct sbx_rundir *rd, struct sbx_err *err)
+static int write_policy(const struct run_ctx *c, struct sbx_rundir *rd,
+			struct sbx_err *err)
 {
 	void *buf;
 	size_t len;
-	unsigned flags = mode == SBX_KMODE_LANDLOCK ? SBX_CPOL_F_SHIM_PROTECT
-						    : 0;
 	int r;
 
-	if (sbx_cpol_build(pol, mode, flags, &buf, &len, err) < 0)
+	if (sbx_cpol_build(&c->pol, c->mode, c->b->cpol_flags(c->mode), &buf,
+			   &len, err) < 0)
 		return -1;
 	r = sbx_rundir_put(rd, buf, len, err);
 	free(buf);
@@ -429,46 +339,40 @@ static char *const *command_argv(const struct sbx_run_req *req, char *shellv[4])
 	return shellv;
 }
 
-static void fill_layers(struct sbx_result *r, enum sbx_kmode mode,
-			const struct sbx_features *f, const sbx_t *s)
+static void fill_layers(struct sbx_result *r, const struct run_ctx *c)
 {
-	snprintf(r->mode, sizeof(r->mode), "%s",
-		 mode == SBX_KMODE_FULL ? "full" : "landlock-only");
-	snprintf(r->layers, sizeof(r->layers), "%s%s%s%s",
-		 mode == SBX_KMODE_FULL ? "userns,mntns,pidns,ipcns," : "",
-		 mode == SBX_KMODE_FULL && s->pol.net == SBX_NET_LOOPBACK
-			 ? "netns,"
-			 : "",
-		 f->landlock_abi ? "landlock," : "", "seccomp,rlimits");
+	snprintf(r->mode, sizeof(r->mode), "%s", c->b->mode_name(c->mode));
+	c->b->layers(&c->pol, c->mode, c->feat, r->layers, sizeof(r->layers));
 }
 
 static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		     struct sbx_err *err)
 {
-	struct sbx_policy pol = c->pol; /* shallow: per-run timeout */
+	const struct sbx_policy *pol = &c->pol;
 	struct collect col = { res, c->req->max_output ? c->req->max_output
 						       : DEFAULT_MAX_OUTPUT };
-	struct envv *env = calloc(1, sizeof(*env));
-	char *shellv[4];
+	struct sbx_env_vars vars = { c->have_shim ? c->shim : NULL, c->rd.path,
+				     NULL };
+	struct sbx_env env;
+	char *shellv[4], report[128];
 	struct sbx_launch l = { 0 };
 	struct sbx_exit x = { 0 };
 	int r;
 
-	if (!env)
-		return snprintf(err->msg, sizeof(err->msg), "out of memory"),
-		       -1;
-	if (c->req->timeout > 0)
-		pol.limits.timeout = (uint64_t)(c->req->timeout + 0.999);
-	build_env(env, &pol, c->have_shim ? c->shim : NULL, c->rd.path);
-	l.pol = &pol;
+	c->b->report_addr(report, sizeof(report));
+	vars.report_addr = report;
+	if (sbx_env_build(&env, pol, environ, &vars, err) < 0)
+		return -1;
+	l.pol = pol;
 	l.mode = c->mode;
-	l.feat = &c->feat;
+	l.feat = c->feat;
 	l.warn_missing = c->warn;
 	l.argv = command_argv(c->req, shellv);
-	l.envp = env->v;
-	l.workdir = c->req->workdir ? c->req->workdir : pol.project;
+	l.envp = env.v;
+	l.workdir = c->req->workdir ? c->req->workdir : pol->project;
 	l.policy_file = c->rd.path;
-	l.shim_path = c->have_shim ? c->shim : NULL;
+	l.shim_path = vars.shim;
+	l.report_addr = report;
 	l.fd_in = c->req->capture ? -2 : -1;
 	l.fd_out = l.fd_err = c->req->capture ? -2 : -1;
 	l.stdin_data = c->req->stdin_data;
@@ -479,7 +383,9 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	l.report_ctx = &col;
 	l.on_output = on_output;
 	l.output_ctx = &col;
-	r = sbx_launch(&l, &x, err);
+	l.on_warning = on_warning;
+	l.warning_ctx = c;
+	r = c->b->launch(&l, &x, err);
 	if (r == 0) {
 		res->exit_code = x.code;
 		res->status = x.sig ? -1 : x.status;
@@ -488,34 +394,29 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		res->exec_errno = x.exec_errno;
 		res->duration = (double)x.duration_ns / 1e9;
 	}
-	env_free(env);
-	free(env);
+	sbx_env_free(&env);
 	return r;
 }
 
-/* Pick the mode, write its policy, run.  SBX_LAUNCH_NO_USERNS when full
- * mode could not make its namespaces (nothing ran). */
+/* Pick the mode, write its policy, run.  SBX_LAUNCH_RETRY when the
+ * backend could not make its sandbox for a reason a full probe may
+ * explain (nothing ran). */
 static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 			  struct sbx_err *err)
 {
-	int rc = pick_mode(c->s, &c->feat, &c->mode, &c->warn, err);
+	int rc = pick_mode(c, err);
 
 	if (rc != SBX_OK)
 		return rc;
-	if (c->pol.rules != c->s->pol.rules)
-		free(c->pol.rules);
-	c->pol = c->s->pol;
-	if (mark_absent(c) < 0) {
-		snprintf(err->msg, sizeof(err->msg), "out of memory");
+	if (run_policy(c, err) < 0)
 		return SBX_E_NOMEM;
-	}
 	if (sbx_rundir_create(&c->rd, c->s->pol.home, err) < 0)
 		return SBX_E_RUN;
-	rc = write_policy(&c->pol, c->mode, &c->rd, err);
+	rc = write_policy(c, &c->rd, err);
 	if (rc == 0)
 		rc = do_launch(c, res, err);
 	sbx_rundir_release(&c->rd);
-	if (rc == SBX_LAUNCH_NO_USERNS && c->mode == SBX_KMODE_FULL)
+	if (rc == SBX_LAUNCH_RETRY)
 		return rc;
 	return rc < 0 ? SBX_E_RUN : SBX_OK;
 }
@@ -555,17 +456,18 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	*out = NULL;
 	if (!c || !res) {
 		rc = SBX_E_NOMEM;
-		snprintf(err.msg, sizeof(err.msg), "out of memory");
+		sbx_errf(&err, 0, "out of memory");
 		goto fail;
 	}
 	if (!s || !req || (!req->shell && (!req->argv || !req->argv[0]))) {
 		rc = SBX_E_ARG;
-		snprintf(err.msg, sizeof(err.msg), "no command to run");
+		sbx_errf(&err, 0, "no command to run");
 		goto fail;
 	}
+	c->b = sbx_backend();
 	c->s = s;
 	c->req = req;
-	c->pol = s->pol;
+	c->res = res;
 	{
 		char g[PATH_MAX + 8];
 		struct stat gst;
@@ -575,46 +477,43 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	}
 	c->have_shim = find_shim(c->shim, sizeof(c->shim)) == 0;
 	if (!c->have_shim)
-		fprintf(stderr,
-			"sbxrun: warning: libsbxshim.so not found next "
-			"to sbxrun or libsbx (set SBXRUN_SHIM=/path/to/it): "
-			"refusals are not explained and the exec, suffix and "
-			"size rules are NOT enforced; the kernel layers are\n");
+		run_warn(c, "libsbxshim.so not found next to sbxrun or libsbx "
+			    "(set SBXRUN_SHIM=/path/to/it): refusals are not "
+			    "explained and the exec, suffix and size rules are "
+			    "NOT enforced; the kernel layers are");
 	if (s->pol.redirect_caches && s->pol.cache_dir &&
 	    sbx_mkdirs(s->pol.cache_dir, 0700) < 0) {
 		rc = SBX_E_RUN;
-		snprintf(err.msg, sizeof(err.msg),
-			 "cannot create the cache "
-			 "directory %s: %s",
-			 s->pol.cache_dir, strerror(errno));
+		sbx_errf(&err, errno, "cannot create the cache directory %s",
+			 s->pol.cache_dir);
 		goto fail;
 	}
-	sbx_features_probe(&c->feat, 1);
-	rc = launch_in_mode(c, res, &err);
-	if (rc == SBX_LAUNCH_NO_USERNS && c->feat.userns_assumed) {
-		/* The quick probe assumed user namespaces and the kernel
-		 * refused them: find out why, and decide the mode again.  If
-		 * the trial works after all, the launch's own error stands:
-		 * no silent change of mode for a failure we cannot explain. */
-		sbx_features_probe(&c->feat, 0);
-		if (!c->feat.userns)
-			rc = launch_in_mode(c, res, &err);
+	c->feat = c->b->probe(1);
+	if (!c->feat) {
+		rc = SBX_E_NOMEM;
+		sbx_errf(&err, 0, "out of memory");
+		goto fail;
 	}
-	if (rc == SBX_LAUNCH_NO_USERNS)
+	rc = launch_in_mode(c, res, &err);
+	if (rc == SBX_LAUNCH_RETRY && c->b->reprobe(c->feat))
+		rc = launch_in_mode(c, res, &err);
+	if (rc == SBX_LAUNCH_RETRY)
 		rc = SBX_E_KERNEL;
 	if (rc != SBX_OK)
 		goto fail;
-	fill_layers(res, c->mode, &c->feat, s);
-	report_created(c, res);
-	free(c->pol.rules);
+	fill_layers(res, c);
+	report_created(c);
+	sbx_policy_free(&c->pol);
+	free(c->feat);
 	free(c);
 	*out = res;
 	return SBX_OK;
 fail:
-	if (errbuf && errlen)
-		snprintf(errbuf, errlen, "%s", err.msg);
-	if (c && c->pol.rules && (!s || c->pol.rules != s->pol.rules))
-		free(c->pol.rules);
+	sbx_err_out(&err, errbuf, errlen);
+	if (c && c->have_pol)
+		sbx_policy_free(&c->pol);
+	if (c)
+		free(c->feat);
 	free(c);
 	sbx_result_free(res);
 	return rc;

@@ -19,13 +19,6 @@
 
 #include "rundir.h"
 
-static int fail(struct sbx_err *err, const char *what, const char *path)
-{
-	snprintf(err->msg, sizeof(err->msg), "%s %s: %s", what, path,
-		 strerror(errno));
-	return -1;
-}
-
 /*
  * base exists, is a real directory of ours, and private.  A directory of
  * ours that others may enter is made private again rather than refused:
@@ -165,8 +158,8 @@ int sbx_rundir_create(struct sbx_rundir *rd, const char *home,
 	memset(rd, 0, sizeof(*rd));
 	rd->fd = -1;
 	if (pick_base(rd, home) < 0)
-		return fail(err, "cannot use the state directory",
-			    rd->base[0] ? rd->base : "(no home directory)");
+		return sbx_errf(err, errno, "cannot use the state directory %s",
+				rd->base[0] ? rd->base : "(no home directory)");
 	return 0;
 }
 
@@ -224,11 +217,11 @@ static int store(struct sbx_rundir *rd, const void *data, size_t len,
 	snprintf(tmp, sizeof(tmp), "%s/.new-XXXXXX", rd->base);
 	fd = mkostemp(tmp, O_CLOEXEC); /* O_EXCL, never follows a link */
 	if (fd < 0)
-		return fail(err, "cannot create", tmp);
+		return sbx_errf(err, errno, "cannot create %s", tmp);
 	ok = write(fd, data, len) == (ssize_t)len && fchmod(fd, 0444) == 0;
 	close(fd);
 	if (!ok || rename(tmp, rd->path) < 0) {
-		fail(err, "cannot write", tmp);
+		sbx_errf(err, errno, "cannot write %s", tmp);
 		unlink(tmp);
 		return -1;
 	}
@@ -261,7 +254,7 @@ int sbx_rundir_put(struct sbx_rundir *rd, const void *data, size_t len,
 			return -1;
 	}
 	errno = EAGAIN;
-	return fail(err, "cannot keep", rd->path);
+	return sbx_errf(err, errno, "cannot keep %s", rd->path);
 }
 
 void sbx_rundir_release(struct sbx_rundir *rd)

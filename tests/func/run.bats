@@ -77,6 +77,14 @@ teardown() { esc_teardown; }
 	[[ "$output" == *"sbxrun=1 net=off"* ]]
 	run xsbx --net on -c 'echo "net=$SBXRUN_NET"'
 	[[ "$output" == *"net=on"* ]]
+	# loopback is "off" to the command: no internet (HACKING.md); it needs
+	# a network namespace, which landlock-only mode refuses (125)
+	run xsbx --net loopback -c 'echo "net=$SBXRUN_NET"'
+	if full_mode; then
+		[[ "$output" == *"net=off"* ]]
+	else
+		[ "$status" -eq 125 ]
+	fi
 }
 
 @test "/tmp is usable, and private in full mode" {

@@ -28,8 +28,14 @@ static void build_valid(void)
 {
 	static const char *const rmargs[] = { "-*[rR]*", "/" };
 	struct sbx_policy p;
+	static const char *const md[] = { ".md" };
+	const struct sbx_rule notes = { .root = "notes",
+					.mode = SBX_RW,
+					.suffixes = md,
+					.nsuffixes = 1,
+					.max_file_bytes = 100,
+					.src = { "a", 3 } };
 	struct sbx_err err;
-	struct sbx_path_rule *r;
 
 	sbx_policy_init(&p);
 	p.project = strdup("/sbxt/p");
@@ -39,11 +45,7 @@ static void build_valid(void)
 			    &err);
 	sbx_policy_add_path(&p, "~/.ssh", SBX_HIDE, 0,
 			    (struct sbx_src){ "a", 2 }, &err);
-	sbx_policy_add_path(&p, "notes", SBX_RW, 0, (struct sbx_src){ "a", 3 },
-			    &err);
-	r = sbx_policy_last_rule(&p);
-	r->suffixes[r->nsuffixes++] = strdup(".md");
-	r->max_file_bytes = 100;
+	sbx_policy_add_rule(&p, &notes, &err);
 	sbx_policy_add_exec(&p, "sudo", NULL, 0, "no",
 			    (struct sbx_src){ "a", 4 }, &err);
 	sbx_policy_add_exec(&p, "rm", rmargs, 2, "no",

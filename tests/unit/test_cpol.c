@@ -44,15 +44,16 @@ static void add(struct sbx_policy *p, const char *root, enum sbx_pmode m,
 		int line, const char *const *sfx, uint64_t max)
 {
 	struct sbx_err err;
-	struct sbx_path_rule *r;
+	struct sbx_rule r = { .root = root,
+			      .mode = m,
+			      .suffixes = sfx,
+			      .max_file_bytes = max,
+			      .src = { "c.conf", line } };
 
-	if (sbx_policy_add_path(p, root, m, 0,
-				(struct sbx_src){ "c.conf", line }, &err) < 0)
+	while (sfx && sfx[r.nsuffixes])
+		r.nsuffixes++;
+	if (sbx_policy_add_rule(p, &r, &err) < 0)
 		fail_msg("add %s: %s", root, err.msg);
-	r = sbx_policy_last_rule(p);
-	for (size_t i = 0; sfx && sfx[i]; i++)
-		r->suffixes[r->nsuffixes++] = strdup(sfx[i]);
-	r->max_file_bytes = max;
 }
 
 /* A policy that uses every part of the format. */

@@ -520,6 +520,74 @@ static void test_threads(void **state)
 		fail_msg("concurrent sbx_run() on one sbx_t:%s", fails);
 }
 
+/* Warnings reach the caller, never stderr: a run without the shim says
+ * so through on_warning before the command starts, and the result holds
+ * the same text. */
+struct seen {
+	char marker[PATH_MAX + 16];
+	int n, before;
+	char first[512];
+};
+
+static void seen_warning(void *ctx, const char *msg)
+{
+	struct seen *w = ctx;
+
+	if (w->n++ == 0) {
+		snprintf(w->first, sizeof(w->first), "%s", msg);
+		w->before = access(w->marker, F_OK) != 0;
+	}
+}
+
+static void test_warnings(void **state)
+{
+	char *shim = getenv("SBXRUN_SHIM") ? strdup(getenv("SBXRUN_SHIM"))
+					   : NULL;
+	char errf[] = "/var/tmp/sbx-librun-stderr-XXXXXX";
+
+	(void)state;
+	unsetenv("SBXRUN_SHIM");
+	EACH_MODE(m)
+	{
+		struct seen w = { .n = 0 };
+		char cmd[PATH_MAX + 64];
+		struct sbx_run_req req = { .shell = cmd,
+					   .capture = 1,
+					   .on_warning = seen_warning,
+					   .warning_ctx = &w };
+		int fd = mkstemp(errf), saved = dup(2);
+		struct sbx_result *r;
+		struct stat st;
+
+		snprintf(w.marker, sizeof(w.marker), "%s/ran-%d", fx.proj,
+			 (int)m->mode);
+		snprintf(cmd, sizeof(cmd), "touch '%s'", w.marker);
+		assert_true(fd >= 0 && saved >= 0);
+		dup2(fd, 2);
+		r = run(m, &req);
+		dup2(saved, 2);
+		close(saved);
+		assert_int_equal(fstat(fd, &st), 0);
+		close(fd);
+		unlink(errf);
+		strcpy(errf + strlen(errf) - 6, "XXXXXX");
+		assert_int_equal(st.st_size, 0);
+		assert_int_equal(r->exit_code, 0);
+		assert_int_equal(w.n, 1);
+		assert_true(w.before);
+		assert_non_null(strstr(w.first, "libsbxshim.so not found"));
+		assert_non_null(strstr(w.first, "NOT enforced"));
+		assert_non_null(r->warnings);
+		assert_string_equal(r->warnings[0], w.first);
+		assert_null(r->warnings[1]);
+		unlink(w.marker);
+		sbx_result_free(r);
+	}
+	if (shim)
+		setenv("SBXRUN_SHIM", shim, 1);
+	free(shim);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_refusal_canary),
 		cmocka_unit_test(test_exec_rule),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_warnings),
 	};
 
 	/* A run that never ends must fail the test, not hang make check. */

@@ -327,21 +327,16 @@ static void build_one(struct sbx_policy *p, const struct scenario *s)
 	p->project = strdup(PROJ);
 	p->home = strdup(HOME);
 	for (const struct rspec *r = s->rules; r->root; r++) {
-		enum sbx_pmode m;
-		struct sbx_path_rule *last;
+		struct sbx_rule rule = { .root = r->root,
+					 .suffixes = r->sfx,
+					 .max_file_bytes = r->max,
+					 .src = { r->file, r->line } };
 
-		assert_int_equal(sbx_parse_pmode(r->mode, &m), 0);
-		if (sbx_policy_add_path(p, r->root, m, 0,
-					(struct sbx_src){ r->file, r->line },
-					&err) < 0)
+		assert_int_equal(sbx_parse_pmode(r->mode, &rule.mode), 0);
+		while (rule.nsuffixes < 4 && r->sfx[rule.nsuffixes])
+			rule.nsuffixes++;
+		if (sbx_policy_add_rule(p, &rule, &err) < 0)
 			fail_msg("%s: add %s: %s", s->name, r->root, err.msg);
-		last = sbx_policy_last_rule(p);
-		if (!last || last->src.line != r->line ||
-		    strcmp(last->src.file, r->file) != 0)
-			continue; /* dropped */
-		for (size_t i = 0; i < 4 && r->sfx[i]; i++)
-			last->suffixes[last->nsuffixes++] = strdup(r->sfx[i]);
-		last->max_file_bytes = r->max;
 	}
 	for (size_t i = 0; s->protect && s->protect[i]; i++)
 		assert_int_equal(
@@ -731,7 +726,7 @@ static void test_many_rules(void **state)
 					    (struct sbx_src){ "b.conf", i + 1 },
 					    &err),
 			0);
-		assert_string_equal(sbx_policy_last_rule(&p)->root, root);
+		assert_string_equal(p.rules[p.nrules - 1].root, root);
 	}
 	for (int i = 1; i < N; i += 7) { /* removed, some re-added */
 		snprintf(root, sizeof(root), "/sbxt/many/d%04d", i);
@@ -765,6 +760,154 @@ static void test_many_rules(void **state)
 		assert_int_equal(r->mode, want);
 	}
 	sbx_policy_free(&p);
+}
+
+/* ------------------------------------------------------------ whole rules */
+
+/* One call carries root, mode, suffixes, size and source; a later tier
+ * replaces all of it, a weaker rule of the same file is dropped whole, a
+ * conf rule under a hide too (with a warning), and bad suffixes are
+ * refused by the engine itself. */
+static void test_add_rule(void **state)
+{
+	static const char *const md[] = { ".md", ".txt" };
+	static const char *const bad[] = { "a/b" };
+	struct sbx_policy p;
+	struct sbx_err err;
+	struct sbx_rule r = { .root = "~/notes",
+			      .mode = SBX_RO,
+			      .suffixes = md,
+			      .nsuffixes = 2,
+			      .max_file_bytes = 1000,
+			      .src = { "a.conf", 5 } };
+	const struct sbx_path_rule *got;
+
+	(void)state;
+	sbx_policy_init(&p);
+	p.project = strdup(PROJ);
+	p.home = strdup(HOME);
+	assert_int_equal(sbx_policy_add_rule(&p, &r, &err), 0);
+	got = sbx_policy_match(&p, HOME "/notes/x.md");
+	assert_non_null(got);
+	assert_string_equal(got->root, HOME "/notes");
+	assert_int_equal(got->nsuffixes, 2);
+	assert_string_equal(got->suffixes[1], ".txt");
+	assert_int_equal(got->max_file_bytes, 1000);
+	assert_string_equal(got->src.file, "a.conf");
+	assert_int_equal(got->src.line, 5);
+
+	/* same file, weaker mode: dropped, the first one stays whole; the
+	 * same mode again: replaced whole */
+	r.mode = SBX_RW;
+	r.nsuffixes = 0;
+	r.src.line = 6;
+	assert_int_equal(sbx_policy_add_rule(&p, &r, &err), 0);
+	assert_int_equal(sbx_policy_match(&p, HOME "/notes")->nsuffixes, 2);
+	assert_int_equal(sbx_policy_match(&p, HOME "/notes")->mode, SBX_RO);
+	r.mode = SBX_RO;
+	r.max_file_bytes = 0;
+	r.src.line = 7;
+	assert_int_equal(sbx_policy_add_rule(&p, &r, &err), 0);
+	got = sbx_policy_match(&p, HOME "/notes");
+	assert_int_equal(got->mode, SBX_RO);
+	assert_int_equal(got->nsuffixes, 0);
+	assert_int_equal(got->max_file_bytes, 0);
+
+	/* a later tier replaces it, suffixes and all */
+	r.mode = SBX_RW;
+	r.nsuffixes = 1;
+	r.src = (struct sbx_src){ "b.conf", 1 };
+	assert_int_equal(sbx_policy_add_rule(&p, &r, &err), 0);
+	got = sbx_policy_match(&p, HOME "/notes");
+	assert_int_equal(got->mode, SBX_RW);
+	assert_int_equal(got->nsuffixes, 1);
+	assert_int_equal(p.nrules, 1);
+
+	/* a hide is not lifted by a conf rule, and says so */
+	r.root = "/sbxt/secret";
+	r.mode = SBX_HIDE;
+	r.nsuffixes = 0;
+	assert_int_equal(sbx_policy_add_rule(&p, &r, &err), 0);
+	assert_true(sbx_policy_match(&p, "/sbxt/secret")->flags &
+		    SBX_RF_SECRET);
+	r.mode = SBX_RW;
+	r.src = (struct sbx_src){ "c.conf", 2 };
+	assert_int_equal(sbx_policy_add_rule(&p, &r, &err), 0);
+	assert_int_equal(sbx_policy_match(&p, "/sbxt/secret")->mode, SBX_HIDE);
+	assert_int_equal(p.warnings.n, 1);
+
+	/* the engine refuses bad suffixes and too many of them */
+	r.root = "/sbxt/other";
+	r.suffixes = bad;
+	r.nsuffixes = 1;
+	assert_int_equal(sbx_policy_add_rule(&p, &r, &err), -1);
+	assert_string_equal(err.msg, "bad suffix 'a/b'");
+	r.suffixes = md;
+	r.nsuffixes = SBX_MAX_SUFFIXES + 1;
+	assert_int_equal(sbx_policy_add_rule(&p, &r, &err), -1);
+	assert_null(sbx_policy_match(&p, "/sbxt/other"));
+	sbx_policy_free(&p);
+}
+
+/* The policy of one run: a deep copy (freeing the loaded one leaves it
+ * whole, changing it leaves the loaded one alone), the kernel mode's own
+ * hides (not secrets), the run's timeout, and protected paths that are
+ * missing now marked absent. */
+static void test_policy_for_run(void **state)
+{
+	static const struct sbx_rule extra[] = {
+		{ .root = "/sbxt/dev/pts",
+		  .mode = SBX_HIDE,
+		  .flags = SBX_RF_KMODE,
+		  .src = { "landlock-only mode (no private /dev)", 0 } },
+	};
+	const struct sbx_run_adj adj = { extra, 1, 42 };
+	struct sbx_policy p, run;
+	struct sbx_err err;
+	const struct sbx_path_rule *r;
+	char tmp[PATH_MAX], there[PATH_MAX + 16], gone[PATH_MAX + 16];
+
+	(void)state;
+	assert_int_equal(tu_tmpdir("forrun", tmp, sizeof(tmp)), 0);
+	snprintf(there, sizeof(there), "%s/there", tmp);
+	snprintf(gone, sizeof(gone), "%s/gone", tmp);
+	assert_int_equal(mkdir(there, 0700), 0);
+	sbx_policy_init(&p);
+	p.project = strdup(tmp);
+	p.home = strdup(HOME);
+	p.limits.timeout = 600;
+	assert_int_equal(sbx_policy_add_path(&p, "/sbxt", SBX_RO, 0,
+					     (struct sbx_src){ "a.conf", 1 },
+					     &err),
+			 0);
+	sbx_strv_add(&p, &p.protect, "there", (struct sbx_src){ "a.conf", 2 });
+	sbx_strv_add(&p, &p.protect, "gone", (struct sbx_src){ "a.conf", 3 });
+	p.allow_unsafe_project = 1;
+	assert_int_equal(sbx_policy_finish(&p, &err), 0);
+
+	assert_int_equal(sbx_policy_for_run(&run, &p, &adj, &err), 0);
+	assert_int_equal(run.limits.timeout, 42);
+	assert_int_equal(p.limits.timeout, 600);
+	assert_int_equal(run.nrules, p.nrules + 1);
+	r = sbx_policy_match(&run, "/sbxt/dev/pts/3");
+	assert_int_equal(r->mode, SBX_HIDE);
+	assert_false(r->flags & SBX_RF_SECRET);
+	assert_string_equal(r->src.file,
+			    "landlock-only mode (no private /dev)");
+	assert_int_equal(sbx_policy_match(&p, "/sbxt/dev/pts/3")->mode, SBX_RO);
+	assert_false(sbx_policy_match(&run, there)->flags & SBX_RF_ABSENT);
+	assert_true(sbx_policy_match(&run, gone)->flags & SBX_RF_ABSENT);
+	assert_false(sbx_policy_match(&p, gone)->flags & SBX_RF_ABSENT);
+
+	/* nothing shared: the loaded policy goes, the run's stays whole */
+	sbx_policy_free(&p);
+	r = sbx_policy_match(&run, gone);
+	assert_non_null(r);
+	assert_string_equal(r->src.file, "a.conf");
+	assert_string_equal(run.project, tmp);
+	sbx_policy_free(&run);
+	rmdir(there);
+	tu_rmrf(tmp);
 }
 
 /* ------------------------------------------------------------ exec */
@@ -1510,6 +1653,8 @@ int main(void)
 		cmocka_unit_test(test_equal_length_tiebreak),
 		cmocka_unit_test(test_remove_path),
 		cmocka_unit_test(test_many_rules),
+		cmocka_unit_test(test_add_rule),
+		cmocka_unit_test(test_policy_for_run),
 		cmocka_unit_test(test_exec_table),
 		cmocka_unit_test(test_exec_full_path_rule),
 		cmocka_unit_test(test_glob_table),

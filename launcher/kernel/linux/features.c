@@ -1,6 +1,6 @@
 /*
- * features.c - what this machine's kernel offers, which mode that gives,
- * and the "kernel plan": which protection holds, by what, in a mode.
+ * features.c - what this machine's kernel offers and which mode that
+ * gives.
  *
  * Every probe asks the kernel by doing the thing (creating a user
  * namespace, asking Landlock its ABI) rather than trusting sysctls;
@@ -22,16 +22,8 @@
 #include <unistd.h>
 #include <linux/seccomp.h>
 
-#include "kernel.h"
-
-/* Carried here, like in landlock.c: the distribution's headers may be
- * older than the kernel. */
-#ifndef __NR_landlock_create_ruleset
-#define __NR_landlock_create_ruleset 444
-#endif
-#ifndef LANDLOCK_CREATE_RULESET_VERSION
-#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
-#endif
+#include "compat.h"
+#include "linux.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -369,19 +361,6 @@ void sbx_features_probe(struct sbx_features *f, int quick)
 
 /* ---------------------------------------------------------------- mode */
 
-__attribute__((format(printf, 2, 3))) static int mode_fail(struct sbx_err *err,
-							   const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /*
  * Full mode needs user namespaces (Landlock is added when present);
  * landlock-only needs Landlock ABI >= 1.  Whether the policy's network
@@ -396,17 +375,17 @@ int sbx_mode_resolve(enum sbx_kmode want, const struct sbx_features *f,
 	switch (want) {
 	case SBX_KMODE_FULL:
 		if (!f->userns)
-			return mode_fail(err,
-					 "mode full needs user namespaces:"
-					 " %s",
-					 f->userns_why);
+			return sbx_errf(err, 0,
+					"mode full needs user namespaces:"
+					" %s",
+					f->userns_why);
 		break;
 	case SBX_KMODE_LANDLOCK:
 		if (f->landlock_abi < 1)
-			return mode_fail(err,
-					 "mode landlock-only needs Landlock:"
-					 " %s",
-					 f->landlock_why);
+			return sbx_errf(err, 0,
+					"mode landlock-only needs Landlock:"
+					" %s",
+					f->landlock_why);
 		break;
 	case SBX_KMODE_AUTO:
 		if (f->userns)
@@ -414,406 +393,12 @@ int sbx_mode_resolve(enum sbx_kmode want, const struct sbx_features *f,
 		else if (f->landlock_abi >= 1)
 			want = SBX_KMODE_LANDLOCK;
 		else
-			return mode_fail(err,
-					 "no kernel sandbox is available: "
-					 "user namespaces: %s; Landlock: %s",
-					 f->userns_why, f->landlock_why);
+			return sbx_errf(err, 0,
+					"no kernel sandbox is available: "
+					"user namespaces: %s; Landlock: %s",
+					f->userns_why, f->landlock_why);
 		break;
 	}
 	*out = want;
 	return 0;
-}
-
-/* ---------------------------------------------------------------- plan */
-
-/* The display labels: sbx_enf plus one for protections the launcher
- * provides from outside (before exec, or from the supervisor): not the
- * kernel, but not bypassable from inside like the shim either. */
-enum plan_enf {
-	P_KERNEL = SBX_ENF_KERNEL,
-	P_ADVISORY = SBX_ENF_ADVISORY,
-	P_NONE = SBX_ENF_NONE,
-	P_LAUNCHER,
-	P_PARTIAL, /* kernel-enforced, with a stated gap */
-};
-
-struct plan {
-	const struct sbx_policy *p;
-	int full; /* full mode, else landlock-only */
-	int abi; /* Landlock ABI in use, 0 if none */
-	int sc; /* seccomp available */
-};
-
-struct cell {
-	enum plan_enf e;
-	const char *how;
-};
-
-#define CELL(e, how) ((struct cell){ (e), (how) })
-
-static struct cell row_hidden(const struct plan *c)
-{
-	if (c->full)
-		return CELL(
-			P_KERNEL,
-			c->abi ? "mount namespace: empty tmpfs or "
-				 "/dev/null over each; Landlock grants nothing there"
-			       : "mount namespace: empty tmpfs or /dev/null over each");
-	return CELL(P_KERNEL, "Landlock: nothing granted there; the directories"
-			      " above them cannot be listed");
-}
-
-static struct cell row_hidden_meta(const struct plan *c)
-{
-	if (c->full)
-		return CELL(P_KERNEL, "mount namespace");
-	return CELL(P_NONE, "Landlock cannot hide existence, size or times "
-			    "from stat(2)");
-}
-
-static struct cell row_readonly(const struct plan *c)
-{
-	if (c->full)
-		return CELL(P_KERNEL,
-			    c->abi ? "read-only bind mounts + Landlock"
-				   : "read-only bind mounts");
-	if (c->abi < 3)
-		return CELL(P_KERNEL, "Landlock; truncate(2) is not covered "
-				      "before ABI 3");
-	return CELL(P_KERNEL,
-		    "Landlock: no write rights outside writable roots");
-}
-
-static struct cell row_attrs(const struct plan *c)
-{
-	if (c->full)
-		return CELL(P_KERNEL, "read-only mounts: EROFS");
-	return CELL(P_ADVISORY, "shim only: Landlock has no attribute rights");
-}
-
-static struct cell row_writable(const struct plan *c)
-{
-	if (c->full)
-		return CELL(P_KERNEL,
-			    c->abi ? "read-write bind mounts + Landlock"
-				   : "read-write bind mounts");
-	if (c->abi < 2)
-		return CELL(P_KERNEL, "Landlock; ABI 1 refuses every rename or "
-				      "link across directories with EXDEV");
-	return CELL(P_KERNEL, "Landlock write rights");
-}
-
-static struct cell row_protect(const struct plan *c)
-{
-	if (c->full)
-		return CELL(P_PARTIAL,
-			    "read-only bind mounts for the ones that "
-			    "exist at launch; created later or in nested "
-			    "repositories/submodules: not enforced, reported "
-			    "at exit");
-	return CELL(P_ADVISORY,
-		    "shim only: Landlock cannot make a read-only "
-		    "hole in a writable tree; created later: reported at exit");
-}
-
-static struct cell row_devices(const struct plan *c)
-{
-	if (c->full)
-		return CELL(P_KERNEL, "minimal /dev with a private devpts and "
-				      "/dev/shm; ipc namespace for SysV IPC");
-	return CELL(P_KERNEL,
-		    "Landlock: /dev/pts (but the command's own "
-		    "terminal) and /dev/shm hidden; seccomp refuses SysV IPC");
-}
-
-static struct cell row_nproc(const struct plan *c)
-{
-	if (c->p->limits.nproc == 0)
-		return CELL(P_NONE, "limits.nproc is 0");
-	return CELL(P_PARTIAL,
-		    "RLIMIT_NPROC; the kernel exempts a caller "
-		    "running as root (uid 0): the timeout still ends a fork "
-		    "bomb");
-}
-
-static struct cell row_tmp(const struct plan *c)
-{
-	if (c->full)
-		return CELL(P_KERNEL, "tmpfs in the mount namespace");
-	return CELL(P_NONE, "the host's /tmp is shared, with its sockets");
-}
-
-static struct cell row_net_closed(const struct plan *c)
-{
-	if (!c->sc)
-		return c->abi >= 4
-			       ? CELL(P_NONE,
-				      "only TCP is refused (Landlock); UDP, ICMP "
-				      "and raw sockets need seccomp")
-			       : CELL(P_NONE,
-				      "no seccomp and no Landlock TCP rules");
-	if (c->abi >= 4)
-		return CELL(P_KERNEL, "seccomp: only AF_UNIX sockets; Landlock "
-				      "refuses TCP bind and connect");
-	return CELL(P_KERNEL, "seccomp: only AF_UNIX sockets; Landlock TCP "
-			      "rules need ABI 4");
-}
-
-static struct cell row_net(const struct plan *c)
-{
-	switch (c->p->net) {
-	case SBX_NET_OFF: return row_net_closed(c);
-	case SBX_NET_LOOPBACK:
-		if (c->full)
-			return CELL(P_KERNEL, "private network namespace with "
-					      "loopback only");
-		return CELL(P_NONE,
-			    "needs a network namespace: host loopback "
-			    "and internet reachable; sbxrun refuses to run so");
-	case SBX_NET_FILTERED:
-		if (c->full)
-			return CELL(P_KERNEL,
-				    "network namespace without a route: "
-				    "the allow-list proxy is not implemented "
-				    "yet, so nothing is reachable");
-		return row_net_closed(c);
-	case SBX_NET_ON: break;
-	}
-	if (c->sc)
-		return CELL(P_KERNEL,
-			    "network on; seccomp refuses packet, raw, "
-			    "MPTCP and SCTP sockets");
-	return CELL(P_NONE, "network on");
-}
-
-static struct cell row_unix_path(const struct plan *c)
-{
-	/* Only sockets under /run, /tmp and hidden directories leave the
-	 * view; a socket elsewhere in a readable tree stays connectable
-	 * until Landlock ABI 9 checks connect(2). */
-	if (c->full)
-		return CELL(P_PARTIAL,
-			    "mount namespace hides /run (docker, "
-			    "D-Bus, agents), /tmp and hidden dirs; sockets "
-			    "elsewhere in readable trees stay reachable "
-			    "before Landlock ABI 9");
-	return CELL(P_NONE, "Landlock before ABI 9 does not check connect(): "
-			    "docker.sock, agents and D-Bus are reachable");
-}
-
-static struct cell row_unix_abstract(const struct plan *c)
-{
-	int netns = c->full && (c->p->net == SBX_NET_LOOPBACK ||
-				c->p->net == SBX_NET_FILTERED);
-
-	if (c->abi >= 6)
-		return CELL(P_PARTIAL,
-			    "Landlock abstract-socket scope: the "
-			    "sandbox cannot connect out; without a network "
-			    "namespace a name it binds is visible outside");
-	if (netns)
-		return CELL(P_KERNEL, "private network namespace");
-	return CELL(P_NONE, "X11 and D-Bus abstract sockets are reachable; "
-			    "needs Landlock ABI 6");
-}
-
-static struct cell row_signals(const struct plan *c)
-{
-	if (c->full)
-		return CELL(P_KERNEL, c->abi >= 6 ? "pid namespace + Landlock "
-						    "signal scope"
-						  : "pid namespace");
-	if (c->abi >= 6)
-		return CELL(P_KERNEL, "Landlock signal scope");
-	return CELL(P_NONE, "same uid: kill(2) reaches the user's processes; "
-			    "needs Landlock ABI 6");
-}
-
-static struct cell row_ptrace(const struct plan *c)
-{
-	if (c->sc)
-		return CELL(
-			P_KERNEL,
-			c->full ? "seccomp: ptrace, process_vm_*, "
-				  "pidfd_getfd denied; pid namespace"
-				: "seccomp: ptrace, process_vm_*, pidfd_getfd "
-				  "denied; Landlock ptrace scoping");
-	if (c->full || c->abi)
-		return CELL(P_KERNEL, c->full ? "pid namespace"
-					      : "Landlock ptrace scoping");
-	return CELL(P_NONE, "no seccomp");
-}
-
-static struct cell row_proc(const struct plan *c)
-{
-	if (c->full)
-		return CELL(P_KERNEL, "pid namespace with a fresh /proc");
-	return CELL(P_KERNEL,
-		    "Landlock ptrace scoping hides environ, mem, fd "
-		    "and root; the process list and cmdlines stay visible");
-}
-
-static struct cell row_tiocsti(const struct plan *c)
-{
-	if (c->sc)
-		return CELL(P_KERNEL, "seccomp, comparing the low 32 bits");
-	return CELL(P_NONE, "no seccomp");
-}
-
-static struct cell row_nested(const struct plan *c)
-{
-	if (c->sc)
-		return CELL(P_KERNEL,
-			    "seccomp: unshare, setns, mount, namespace "
-			    "clone flags; clone3 and the new mount API get "
-			    "ENOSYS");
-	return CELL(P_NONE, "no seccomp");
-}
-
-static struct cell row_surface(const struct plan *c)
-{
-	if (c->sc)
-		return CELL(P_KERNEL, "seccomp deny list; syscalls newer than "
-				      "the filter are allowed");
-	return CELL(P_NONE, "no seccomp");
-}
-
-static struct cell row_outlive(const struct plan *c)
-{
-	if (c->full)
-		return CELL(P_KERNEL, "pid namespace: all die with its pid 1");
-	if (c->abi >= 6)
-		return CELL(P_LAUNCHER,
-			    "child subreaper: the supervisor kills "
-			    "what is left; Landlock signal scope shields it");
-	return CELL(P_NONE, "the sandbox can kill the supervisor first: same "
-			    "uid, no signal scope before Landlock ABI 6");
-}
-
-static struct cell row_env(const struct plan *c)
-{
-	return CELL(P_LAUNCHER, "built from env.keep and env.drop before exec");
-}
-
-static struct cell row_suffix(const struct plan *c)
-{
-	if (c->p->limits.fsize)
-		return CELL(P_ADVISORY, "shim only; RLIMIT_FSIZE caps every "
-					"file (kernel)");
-	return CELL(P_ADVISORY, "shim only: static programs and raw syscalls "
-				"bypass it");
-}
-
-static struct cell row_exec(const struct plan *c)
-{
-	return CELL(P_ADVISORY, "shim only: static programs and raw execve(2) "
-				"bypass it");
-}
-
-static const struct plan_row {
-	const char *what;
-	struct cell (*fn)(const struct plan *);
-} plan_rows[] = {
-	{ "hidden paths (contents)", row_hidden },
-	{ "hidden paths (names, stat metadata)", row_hidden_meta },
-	{ "read-only system", row_readonly },
-	{ "chmod/chown/xattr/utimes outside rw roots", row_attrs },
-	{ "writable roots", row_writable },
-	{ "protected paths inside writable roots", row_protect },
-	{ "private /tmp", row_tmp },
-	{ "other terminals, shared memory, SysV IPC", row_devices },
-	{ "process count (fork bombs)", row_nproc },
-	{ "network", row_net },
-	{ "pathname unix sockets", row_unix_path },
-	{ "abstract unix sockets", row_unix_abstract },
-	{ "signals to outside processes", row_signals },
-	{ "ptrace/memory of outside processes", row_ptrace },
-	{ "/proc of outside processes", row_proc },
-	{ "terminal injection (TIOCSTI, TIOCLINUX)", row_tiocsti },
-	{ "nested namespaces, mount", row_nested },
-	{ "kernel attack surface (bpf, keyctl, ...)", row_surface },
-	{ "processes outliving the command", row_outlive },
-	{ "environment scrubbing", row_env },
-	{ "suffix and size rules", row_suffix },
-	{ "exec deny rules", row_exec },
-};
-
-static const char *plan_label(enum plan_enf e)
-{
-	switch (e) {
-	case P_KERNEL: return "kernel";
-	case P_ADVISORY: return "advisory";
-	case P_NONE: return "not enforced";
-	case P_LAUNCHER: return "launcher";
-	case P_PARTIAL: return "partial";
-	}
-	return "?";
-}
-
-/* Is any hidden path below a writable root?  Landlock-only mode then
- * takes the right to create entries from the directories above it. */
-static int plan_hide_in_rw(const struct sbx_policy *p)
-{
-	for (size_t i = 0; i < p->nrules; i++)
-		for (size_t j = 0; j < p->nrules; j++)
-			if (p->rules[i].mode == SBX_HIDE &&
-			    p->rules[j].mode == SBX_RW &&
-			    p->rules[i].rootlen > p->rules[j].rootlen &&
-			    sbx_path_within(p->rules[i].root, p->rules[j].root,
-					    p->rules[j].rootlen))
-				return 1;
-	return 0;
-}
-
-static void plan_notes(FILE *fp, const struct plan *c,
-		       const struct sbx_features *f)
-{
-	if (f && !f->landlock_abi)
-		fprintf(fp, "  note: Landlock: %s\n", f->landlock_why);
-	if (f && !f->userns)
-		fprintf(fp, "  note: user namespaces: %s\n", f->userns_why);
-	if (f && !f->seccomp)
-		fprintf(fp, "  note: seccomp filters are not available\n");
-	if (!c->full && c->abi < 4 &&
-	    (c->p->net == SBX_NET_OFF || c->p->net == SBX_NET_FILTERED))
-		fprintf(fp,
-			"  note: Landlock ABI %d has no TCP rules: "
-			"sbx_landlock_apply() refuses network = %s in "
-			"landlock-only mode; only the seccomp socket filter "
-			"would hold\n",
-			c->abi, sbx_net_name(c->p->net));
-	if (!c->full && plan_hide_in_rw(c->p))
-		fprintf(fp, "  note: directories on the way to a hidden path "
-			    "inside a writable root accept no new entries in "
-			    "landlock-only mode\n");
-}
-
-void sbx_plan_print(FILE *fp, const struct sbx_policy *p, enum sbx_kmode mode,
-		    const struct sbx_features *f)
-{
-	struct sbx_err err;
-	struct plan c;
-
-	if (mode == SBX_KMODE_AUTO && f &&
-	    sbx_mode_resolve(SBX_KMODE_AUTO, f, &mode, &err) < 0) {
-		fprintf(fp, "kernel plan: none: %s\n", err.msg);
-		return;
-	}
-	c.p = p;
-	c.full = mode == SBX_KMODE_FULL;
-	/* Without a probe assume the least the mode can run with. */
-	c.abi = f ? f->landlock_abi : !c.full;
-	c.sc = f ? f->seccomp : 1;
-	fprintf(fp,
-		"kernel plan: mode %s; Landlock ABI %d; seccomp %s; "
-		"user namespaces %s\n",
-		c.full ? "full" : "landlock-only", c.abi, c.sc ? "yes" : "no",
-		f ? (f->userns ? "yes" : "no") : "unknown");
-	for (size_t i = 0; i < sizeof plan_rows / sizeof plan_rows[0]; i++) {
-		struct cell x = plan_rows[i].fn(&c);
-
-		fprintf(fp, "  %-42s %s (%s)\n", plan_rows[i].what,
-			plan_label(x.e), x.how);
-	}
-	plan_notes(fp, &c, f);
 }

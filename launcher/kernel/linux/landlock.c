@@ -43,94 +43,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "kernel.h"
-
-/*
- * Landlock UAPI, carried here because the distribution's headers may be
- * older than the running kernel.  Macros are guarded so a newer header
- * (included by someone else) cannot clash; the structs and rule types use
- * our own names for the same reason.
- */
-#ifndef __NR_landlock_create_ruleset
-#define __NR_landlock_create_ruleset 444
-#endif
-#ifndef __NR_landlock_add_rule
-#define __NR_landlock_add_rule 445
-#endif
-#ifndef __NR_landlock_restrict_self
-#define __NR_landlock_restrict_self 446
-#endif
-
-#ifndef LANDLOCK_CREATE_RULESET_VERSION
-#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
-#endif
-#ifndef LANDLOCK_CREATE_RULESET_ERRATA
-#define LANDLOCK_CREATE_RULESET_ERRATA (1U << 1)
-#endif
-
-/* Filesystem rights; ABI 1 unless noted. */
-#ifndef LANDLOCK_ACCESS_FS_EXECUTE
-#define LANDLOCK_ACCESS_FS_EXECUTE (1ULL << 0)
-#define LANDLOCK_ACCESS_FS_WRITE_FILE (1ULL << 1)
-#define LANDLOCK_ACCESS_FS_READ_FILE (1ULL << 2)
-#define LANDLOCK_ACCESS_FS_READ_DIR (1ULL << 3)
-#define LANDLOCK_ACCESS_FS_REMOVE_DIR (1ULL << 4)
-#define LANDLOCK_ACCESS_FS_REMOVE_FILE (1ULL << 5)
-#define LANDLOCK_ACCESS_FS_MAKE_CHAR (1ULL << 6)
-#define LANDLOCK_ACCESS_FS_MAKE_DIR (1ULL << 7)
-#define LANDLOCK_ACCESS_FS_MAKE_REG (1ULL << 8)
-#define LANDLOCK_ACCESS_FS_MAKE_SOCK (1ULL << 9)
-#define LANDLOCK_ACCESS_FS_MAKE_FIFO (1ULL << 10)
-#define LANDLOCK_ACCESS_FS_MAKE_BLOCK (1ULL << 11)
-#define LANDLOCK_ACCESS_FS_MAKE_SYM (1ULL << 12)
-#endif
-#ifndef LANDLOCK_ACCESS_FS_REFER
-#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13) /* ABI 2 */
-#endif
-#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
-#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14) /* ABI 3 */
-#endif
-#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
-#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15) /* ABI 5 */
-#endif
-
-/* Network rights, ABI 4. */
-#ifndef LANDLOCK_ACCESS_NET_BIND_TCP
-#define LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)
-#define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
-#endif
-
-/* Scopes, ABI 6. */
-#ifndef LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
-#define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
-#define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
-#endif
-
-/* landlock_restrict_self() flags, ABI 7. */
-#ifndef LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF
-#define LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF (1U << 0)
-#define LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON (1U << 1)
-#define LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF (1U << 2)
-#endif
-
-#define LL_RULE_PATH_BENEATH 1
-#define LL_RULE_NET_PORT 2 /* unused: we never allow a port */
-
-struct ll_ruleset_attr {
-	uint64_t handled_access_fs;
-	uint64_t handled_access_net; /* ABI 4 */
-	uint64_t scoped; /* ABI 6 */
-};
-
-struct ll_path_beneath_attr {
-	uint64_t allowed_access;
-	int32_t parent_fd;
-} __attribute__((packed));
-
-struct ll_net_port_attr {
-	uint64_t allowed_access;
-	uint64_t port;
-} __attribute__((packed));
+#include "compat.h"
+#include "linux.h"
 
 /* Every filesystem right we know (ABI 7 adds none after IOCTL_DEV). */
 #define LL_FS_ALL ((LANDLOCK_ACCESS_FS_IOCTL_DEV << 1) - 1)
@@ -168,8 +82,6 @@ struct ll {
 	struct ll_grant *grants; /* see ll_covered() */
 	size_t ngrants, capgrants;
 };
-
-#define ll_fail sbx_errf
 
 /*
  * Start from everything we know and drop what the running ABI lacks, the
@@ -237,18 +149,20 @@ static int ll_check_net(const struct sbx_policy *p, int full, int abi,
 	if (full)
 		return 0;
 	if (p->net == SBX_NET_LOOPBACK)
-		return ll_fail(err, 0,
-			       "landlock: network = loopback needs a "
-			       "private network namespace (full mode); without "
-			       "one the host's loopback and the internet are "
-			       "reachable");
+		return sbx_errf(
+			err, 0,
+			"landlock: network = loopback needs a "
+			"private network namespace (full mode); without "
+			"one the host's loopback and the internet are "
+			"reachable");
 	if ((p->net == SBX_NET_OFF || p->net == SBX_NET_FILTERED) && abi < 4)
-		return ll_fail(err, 0,
-			       "landlock: network = %s cannot be "
-			       "enforced by Landlock ABI %d (TCP rules need "
-			       "ABI 4, Linux 6.7) without a network namespace; "
-			       "only the seccomp socket filter would hold",
-			       sbx_net_name(p->net), abi);
+		return sbx_errf(
+			err, 0,
+			"landlock: network = %s cannot be "
+			"enforced by Landlock ABI %d (TCP rules need "
+			"ABI 4, Linux 6.7) without a network namespace; "
+			"only the seccomp socket filter would hold",
+			sbx_net_name(p->net), abi);
 	return 0;
 }
 
@@ -387,8 +301,8 @@ static int ll_grant_fd(struct ll *l, int fd, uint64_t access, const char *what,
 	 * the descriptor itself. */
 	if (errno == EINVAL && dtype == DT_DIR && (access & ~LL_FS_FILE))
 		return ll_grant_fd(l, fd, want, what, DT_UNKNOWN, note);
-	return ll_fail(l->err, errno, "landlock: cannot add a rule for %s",
-		       what);
+	return sbx_errf(l->err, errno, "landlock: cannot add a rule for %s",
+			what);
 }
 
 /* How ll_grant_path() treats a path. */
@@ -459,7 +373,7 @@ static int ll_index_hides(struct ll *l, const struct sbx_path_rule **v)
 		n += v[i]->mode == SBX_HIDE;
 	l->hide = malloc((n + 1) * sizeof(*l->hide));
 	if (!l->hide)
-		return ll_fail(l->err, ENOMEM, "landlock");
+		return sbx_errf(l->err, ENOMEM, "landlock");
 	for (size_t i = 0; i < l->p->nrules; i++)
 		if (v[i]->mode == SBX_HIDE)
 			l->hide[l->nhide++] = v[i]->root;
@@ -528,8 +442,8 @@ static int ll_carve_dir(struct ll *l, int dfd, uint64_t access, size_t len)
 	d = fdopendir(dfd);
 	if (!d) {
 		close(dfd);
-		return ll_fail(l->err, errno, "landlock: cannot list %s",
-			       l->path);
+		return sbx_errf(l->err, errno, "landlock: cannot list %s",
+				l->path);
 	}
 	while (rc == 0 && (e = readdir(d)) != NULL) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
@@ -603,7 +517,7 @@ static int ll_apply_rules(struct ll *l)
 		return 0;
 	v = sbx_policy_sorted(l->p);
 	if (!v)
-		return ll_fail(l->err, ENOMEM, "landlock");
+		return sbx_errf(l->err, ENOMEM, "landlock");
 	rc = ll_index_hides(l, v);
 	for (size_t i = 0; i < l->p->nrules && rc == 0; i++)
 		if (i == 0 || strcmp(v[i]->root, v[i - 1]->root) != 0)
@@ -690,8 +604,8 @@ static int ll_create(struct ll *l)
 	l->fd = (int)syscall(__NR_landlock_create_ruleset, &attr, sizeof attr,
 			     0);
 	if (l->fd < 0)
-		return ll_fail(l->err, errno,
-			       "landlock: cannot create the ruleset");
+		return sbx_errf(l->err, errno,
+				"landlock: cannot create the ruleset");
 	return 0;
 }
 
@@ -700,11 +614,11 @@ static int ll_restrict(struct ll *l)
 	/* Required unless we hold CAP_SYS_ADMIN, and wanted anyway: set-uid
 	 * binaries must not run with the policy's blind spots. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return ll_fail(l->err, errno,
-			       "landlock: cannot set no_new_privs");
+		return sbx_errf(l->err, errno,
+				"landlock: cannot set no_new_privs");
 	if (syscall(__NR_landlock_restrict_self, l->fd, l->restrict_flags) < 0)
-		return ll_fail(l->err, errno,
-			       "landlock: cannot enforce the ruleset");
+		return sbx_errf(l->err, errno,
+				"landlock: cannot enforce the ruleset");
 	return 0;
 }
 
@@ -715,8 +629,8 @@ int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode, int abi,
 	int rc = 0;
 
 	if (abi < 1)
-		return ll_fail(err, 0,
-			       "landlock: not available on this kernel");
+		return sbx_errf(err, 0,
+				"landlock: not available on this kernel");
 	memset(&l, 0, sizeof l);
 	l.p = p;
 	l.full = mode == SBX_KMODE_FULL;

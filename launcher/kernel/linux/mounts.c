@@ -1,5 +1,6 @@
 /*
- * mounts.c - the mount view of full mode (DESIGN §7, layer 1).
+ * mounts.c - the mount view of full mode (DESIGN §7, layer 1): what is
+ * mounted where (mountview.h names the files that do the rest).
  *
  * Called in the sandbox's pid 1, after it entered new user, mount, pid and
  * ipc namespaces and before anything of the command runs.  Host paths stay
@@ -33,309 +34,27 @@
  * namespace), but the mounts created here, in our own user namespace, are
  * not: a process holding CAP_SYS_ADMIN in this user namespace could unmount
  * them and see what they cover.  Three independent things prevent that: the
- * command runs with every capability dropped and no_new_privs (spawn.c),
+ * command runs with every capability dropped and no_new_privs (child.c),
  * the seccomp filter answers mount/umount2/the new mount API with an error,
  * and a Landlock domain forbids any change of mount topology.  A nested user
  * namespace would get a copy in which all of these mounts are locked.
  *
  * One cleanup idiom in this file: goto out.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#include "kernel.h"
+#include "mountview.h"
 
-/* UAPI bits carried here: the distribution headers may predate them. */
-#ifndef SYS_mount_setattr
-#define SYS_mount_setattr 442
-#endif
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
-#ifndef MOUNT_ATTR_RDONLY
-#define MOUNT_ATTR_RDONLY 0x00000001
-#define MOUNT_ATTR_NOSUID 0x00000002
-#define MOUNT_ATTR_NODEV 0x00000004
-#define MOUNT_ATTR_NOEXEC 0x00000008
-#endif
-#ifndef AT_RECURSIVE
-#define AT_RECURSIVE 0x8000
-#endif
-#ifndef SYS_open_tree
-#define SYS_open_tree 428
-#endif
-#ifndef SYS_move_mount
-#define SYS_move_mount 429
-#endif
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
-#ifndef MOVE_MOUNT_F_EMPTY_PATH
-#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
-#define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
-#endif
-#define SBX_RESOLVE_NO_MAGICLINKS 0x02
-#define SBX_RESOLVE_NO_SYMLINKS 0x04
-
-struct sbx_mount_attr { /* struct mount_attr, MOUNT_ATTR_SIZE_VER0 */
-	uint64_t attr_set, attr_clr, propagation, userns_fd;
-};
-
-struct sbx_open_how { /* struct open_how */
-	uint64_t flags, mode, resolve;
-};
-
-#define ATTR_SECURE (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
-#define ATTR_SEALED (MOUNT_ATTR_RDONLY | ATTR_SECURE | MOUNT_ATTR_NOEXEC)
 #define HIDE_TMPFS_OPTS "mode=0755,size=64k,nr_inodes=256"
-
-/* What one item asks for, in processing order at equal length. */
-enum mkind {
-	MK_RW, /* bind the root onto itself read-write */
-	MK_TMP, /* the private /tmp */
-	MK_RO, /* read-only, where our own mounts made it writable
-			 * or covered it */
-	MK_HIDE, /* empty tmpfs over a directory, /dev/null over
-			 * anything else */
-};
-
-struct mitem {
-	char *path; /* owned copy */
-	size_t len;
-	enum mkind kind;
-	int src; /* pinned before anything was covered, or -1 */
-	int isdir; /* src is a directory; -1: not asked yet */
-};
-
-/* A mount we made: its kind decides what may happen below it. */
-enum dkind {
-	D_RW, /* writable bind of a host tree */
-	D_MID, /* self-bind of a directory above a protected
-				 * path, only there to make renames fail */
-	D_RO, /* read-only bind */
-	D_TMPFS, /* writable tmpfs (/tmp) */
-	D_TMPFS_RO, /* tmpfs made read-only at the end */
-	D_FILE, /* /dev/null over a hidden file */
-};
-
-struct mdone {
-	char *path;
-	size_t len;
-	enum dkind kind;
-};
-
-struct mctx {
-	const struct sbx_launch *l;
-	struct sbx_err *err;
-	struct mitem *items;
-	size_t nitems, capitems;
-	struct mdone *done;
-	size_t ndone, capdone;
-	/* done by path: index + 1 of the latest record of each path, open
-	 * addressing; dixcap 0: no index (out of memory), scan instead.
-	 * Every item asks which of our mounts lies above it, so scanning
-	 * made a policy of n rules cost n² compares. */
-	uint32_t *dix;
-	size_t dixcap;
-};
-
-__attribute__((format(printf, 2, 3))) static int fail(struct mctx *c,
-						      const char *fmt, ...)
-{
-	va_list ap;
-	int e = errno;
-
-	va_start(ap, fmt);
-	vsnprintf(c->err->msg, sizeof c->err->msg, fmt, ap);
-	va_end(ap);
-	errno = e;
-	return -1;
-}
-
-static const char *fdpath(int fd, char buf[32])
-{
-	snprintf(buf, 32, "/proc/self/fd/%d", fd);
-	return buf;
-}
-
-static void close_keep_errno(int fd)
-{
-	int e = errno;
-
-	if (fd >= 0)
-		close(fd);
-	errno = e;
-}
-
-/* Is path equal to root or below it?  Both canonical. */
-static int under(const char *path, const char *root, size_t rootlen)
-{
-	if (rootlen == 1 && root[0] == '/')
-		return path[0] == '/';
-	return strncmp(path, root, rootlen) == 0 &&
-	       (path[rootlen] == '\0' || path[rootlen] == '/');
-}
-
-/* Without openat2: O_PATH|O_NOFOLLOW opens a symlink in the last component
- * as itself (fstat catches that), and the kernel's own name for what we
- * opened catches one anywhere else. */
-static int pin_compat(const char *path)
-{
-	char self[32], real[PATH_MAX];
-	int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = readlink(fdpath(fd, self), real, sizeof real - 1);
-	if (n < 0 || fstat(fd, &st) < 0 || S_ISLNK(st.st_mode) ||
-	    (real[n] = '\0', strcmp(real, path) != 0)) {
-		close(fd);
-		errno = ELOOP;
-		return -1;
-	}
-	return fd;
-}
-
-/* An O_PATH descriptor for path, refusing symlinks anywhere in it. */
-static int pin(const char *path)
-{
-	struct sbx_open_how how = {
-		.flags = O_PATH | O_CLOEXEC,
-		.resolve = SBX_RESOLVE_NO_SYMLINKS | SBX_RESOLVE_NO_MAGICLINKS,
-	};
-	int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
-
-	if (fd >= 0 || errno != ENOSYS)
-		return fd;
-	return pin_compat(path);
-}
-
-static unsigned long attr_to_ms(uint64_t a)
-{
-	return (a & MOUNT_ATTR_RDONLY ? MS_RDONLY : 0) |
-	       (a & MOUNT_ATTR_NOSUID ? MS_NOSUID : 0) |
-	       (a & MOUNT_ATTR_NODEV ? MS_NODEV : 0) |
-	       (a & MOUNT_ATTR_NOEXEC ? MS_NOEXEC : 0);
-}
-
-/* Classic bind remount.  It replaces every per-mount flag, so the current
- * ones (atime flags included: they may be locked) are read back first. */
-static int remount_one(const char *path, uint64_t set, uint64_t clr)
-{
-	static const struct {
-		unsigned long st, ms;
-	} map[] = {
-		{ ST_RDONLY, MS_RDONLY },     { ST_NOSUID, MS_NOSUID },
-		{ ST_NODEV, MS_NODEV },	      { ST_NOEXEC, MS_NOEXEC },
-		{ ST_NOATIME, MS_NOATIME },   { ST_NODIRATIME, MS_NODIRATIME },
-		{ ST_RELATIME, MS_RELATIME },
-	};
-	unsigned long fl = 0;
-	struct statvfs sv;
-	size_t i;
-
-	if (statvfs(path, &sv) < 0)
-		return -1;
-	for (i = 0; i < sizeof map / sizeof map[0]; i++)
-		if (sv.f_flag & map[i].st)
-			fl |= map[i].ms;
-	fl = (fl | attr_to_ms(set)) & ~attr_to_ms(clr);
-	return mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | fl, NULL);
-}
-
-/* mountinfo escapes blanks and backslashes as \ooo. */
-static void unescape(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++, d++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*d = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
-				    (s[3] - '0'));
-			s += 3;
-		} else {
-			*d = *s;
-		}
-	}
-	*d = '\0';
-}
-
-/* The recursive fallback: remount every mount at or below root.  Mounts
- * that are shadowed by another mount cannot be reached by name (EINVAL,
- * ENOENT); nothing can reach them from inside either. */
-static int remount_tree(const char *root, uint64_t set, uint64_t clr)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL, *mp;
-	size_t cap = 0;
-	int rc = -1, i;
-
-	if (!f)
-		return -1;
-	while (getline(&line, &cap, f) > 0) {
-		mp = line;
-		for (i = 0; i < 4 && mp; i++)
-			mp = strchr(mp, ' ') ? strchr(mp, ' ') + 1 : NULL;
-		if (!mp || !strchr(mp, ' '))
-			continue;
-		*strchr(mp, ' ') = '\0';
-		unescape(mp);
-		if (!under(mp, root, strlen(root)))
-			continue;
-		if (remount_one(mp, set, clr) < 0 && errno != EINVAL &&
-		    errno != ENOENT && errno != EACCES)
-			goto out;
-	}
-	rc = 0;
-out:
-	free(line);
-	fclose(f);
-	return rc;
-}
-
-/* Change the attributes of the mount on top of path (rec: and of every
- * mount below it).  mount_setattr(2) is atomic and leaves flags we do not
- * name alone; kernels before 5.12 get the remount fallback. */
-static int set_attr(const char *path, int rec, uint64_t set, uint64_t clr)
-{
-	struct sbx_mount_attr a = { .attr_set = set, .attr_clr = clr };
-	char buf[32];
-	int fd = pin(path), rc;
-
-	if (fd < 0)
-		return -1;
-	rc = (int)syscall(SYS_mount_setattr, fd, "",
-			  AT_EMPTY_PATH | (rec ? AT_RECURSIVE : 0), &a,
-			  sizeof a);
-	if (rc < 0 && errno == ENOSYS)
-		rc = rec ? remount_tree(path, set, clr)
-			 : remount_one(fdpath(fd, buf), set, clr);
-	close_keep_errno(fd);
-	return rc;
-}
-
-static int bind_fds(int src, int tgt)
-{
-	char s[32], t[32];
-
-	return mount(fdpath(src, s), fdpath(tgt, t), NULL, MS_BIND | MS_REC,
-		     NULL);
-}
 
 static uint64_t path_hash(const char *s, size_t n)
 {
@@ -382,7 +101,7 @@ static void dix_add(struct mctx *c, size_t i)
 		*dix_slot(c, c->done[i].path, c->done[i].len) = (uint32_t)i + 1;
 }
 
-static int record(struct mctx *c, const char *path, enum dkind kind)
+int sbx_mnt_record(struct mctx *c, const char *path, enum dkind kind)
 {
 	struct mdone *d;
 
@@ -391,14 +110,14 @@ static int record(struct mctx *c, const char *path, enum dkind kind)
 
 		d = realloc(c->done, n * sizeof *d);
 		if (!d)
-			return fail(c, "mount view: out of memory");
+			return sbx_errf(c->err, 0, "mount view: out of memory");
 		c->done = d;
 		c->capdone = n;
 	}
 	d = &c->done[c->ndone];
 	d->path = strdup(path);
 	if (!d->path)
-		return fail(c, "mount view: out of memory");
+		return sbx_errf(c->err, 0, "mount view: out of memory");
 	d->len = strlen(path);
 	d->kind = kind;
 	c->ndone++;
@@ -415,7 +134,8 @@ static const struct mdone *deepest(const struct mctx *c, const char *path)
 
 	if (!c->dixcap) {
 		for (i = 0; i < c->ndone; i++)
-			if (under(path, c->done[i].path, c->done[i].len) &&
+			if (sbx_mnt_under(path, c->done[i].path,
+					  c->done[i].len) &&
 			    (!best || c->done[i].len >= best->len))
 				best = &c->done[i];
 		return best;
@@ -456,7 +176,7 @@ static int make_in_tmpfs(const struct mdone *anc, const char *path, int isdir)
 	char *p;
 
 	snprintf(rel, sizeof rel, "%s", path + anc->len + (anc->len > 1));
-	dfd = pin(anc->path);
+	dfd = sbx_mnt_pin(anc->path);
 	if (dfd < 0)
 		return -1;
 	for (p = strchr(rel, '/'); p; p = strchr(p + 1, '/')) {
@@ -479,16 +199,16 @@ static int make_in_tmpfs(const struct mdone *anc, const char *path, int isdir)
 	}
 	rc = 0;
 out:
-	close_keep_errno(dfd);
+	sbx_mnt_close(dfd);
 	return rc;
 }
 
 /* The mount target for path in the current view.  With create, a missing
  * one is made when (and only when) it would lie inside one of our tmpfs. */
-static int target(struct mctx *c, const char *path, int isdir, int create)
+int sbx_mnt_target(struct mctx *c, const char *path, int isdir, int create)
 {
 	const struct mdone *anc;
-	int fd = pin(path);
+	int fd = sbx_mnt_pin(path);
 
 	if (fd >= 0 || errno != ENOENT || !create)
 		return fd;
@@ -499,7 +219,7 @@ static int target(struct mctx *c, const char *path, int isdir, int create)
 	}
 	if (make_in_tmpfs(anc, path, isdir) < 0)
 		return -1;
-	return pin(path);
+	return sbx_mnt_pin(path);
 }
 
 static int src_is_dir(int src)
@@ -517,15 +237,15 @@ static int item_is_dir(struct mitem *it)
 	return it->isdir;
 }
 
-/* target() for an item: the type of its source is only asked when a
+/* sbx_mnt_target() for an item: the type of its source is only asked when a
  * mount point has to be made. */
 static int item_target(struct mctx *c, struct mitem *it)
 {
-	int fd = pin(it->path);
+	int fd = sbx_mnt_pin(it->path);
 
 	if (fd >= 0 || errno != ENOENT)
 		return fd;
-	return target(c, it->path, item_is_dir(it), 1);
+	return sbx_mnt_target(c, it->path, item_is_dir(it), 1);
 }
 
 /* Bind an item's pinned source onto its path, creating the mount point in
@@ -537,14 +257,14 @@ static int bind_item(struct mctx *c, struct mitem *it)
 	if (tgt < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return 0;
-		return fail(c, "mount view: cannot resolve '%s': %s", it->path,
-			    strerror(errno));
+		return sbx_errf(c->err, errno,
+				"mount view: cannot resolve '%s'", it->path);
 	}
-	rc = bind_fds(it->src, tgt);
-	close_keep_errno(tgt);
+	rc = sbx_mnt_bind(it->src, tgt);
+	sbx_mnt_close(tgt);
 	if (rc < 0)
-		return fail(c, "mount view: bind '%s': %s", it->path,
-			    strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: bind '%s'",
+				it->path);
 	return 1;
 }
 
@@ -559,12 +279,12 @@ static int apply_rw(struct mctx *c, struct mitem *it)
 		if (r <= 0)
 			return r;
 	}
-	if (set_attr(it->path, 1, ATTR_SECURE, MOUNT_ATTR_RDONLY) < 0 &&
+	if (sbx_mnt_set_attr(it->path, 1, ATTR_SECURE, MOUNT_ATTR_RDONLY) < 0 &&
 	    (errno != EPERM ||
-	     set_attr(it->path, 0, ATTR_SECURE, MOUNT_ATTR_RDONLY) < 0))
-		return fail(c, "mount view: make '%s' writable: %s", it->path,
-			    strerror(errno));
-	return record(c, it->path, D_RW);
+	     sbx_mnt_set_attr(it->path, 0, ATTR_SECURE, MOUNT_ATTR_RDONLY) < 0))
+		return sbx_errf(c->err, errno, "mount view: make '%s' writable",
+				it->path);
+	return sbx_mnt_record(c, it->path, D_RW);
 }
 
 /* FS-05: a read-only bind moves with its parent when the parent is
@@ -585,74 +305,39 @@ static int pin_parents(struct mctx *c, size_t from, const struct mitem *it)
 		dir[i] = '\0';
 		if (is_done(c, dir))
 			continue;
-		fd = pin(dir);
+		fd = sbx_mnt_pin(dir);
 		if (fd < 0)
-			return fail(c, "mount view: cannot resolve '%s': %s",
-				    dir, strerror(errno));
-		rc = bind_fds(fd, fd);
-		close_keep_errno(fd);
+			return sbx_errf(c->err, errno,
+					"mount view: cannot resolve '%s'", dir);
+		rc = sbx_mnt_bind(fd, fd);
+		sbx_mnt_close(fd);
 		if (rc < 0)
-			return fail(c, "mount view: bind '%s': %s", dir,
-				    strerror(errno));
-		if (record(c, dir, D_MID) < 0)
+			return sbx_errf(c->err, errno, "mount view: bind '%s'",
+					dir);
+		if (sbx_mnt_record(c, dir, D_MID) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-/*
- * A read-only recursive copy of the tree at src, attached on tgt.  The
- * copy is made read-only while still detached and then moved into place:
- * open_tree, mount_setattr and move_mount work on the descriptors we
- * hold, where a bind through /proc/self/fd and a mount_setattr on the
- * path looked both up again for every rule.  The result is the same
- * mount: open_tree(OPEN_TREE_CLONE) copies the tree as a recursive bind
- * does, and no one can see the copy before it is read-only.  Returns 1
- * when done, 0 when the kernel lacks the calls (before 5.12), -1 on
- * error with errno set.
- */
-static int bind_ro_fds(int src, int tgt)
-{
-	struct sbx_mount_attr a = {
-		.attr_set = MOUNT_ATTR_RDONLY | ATTR_SECURE,
-	};
-	int t, rc;
-
-	t = (int)syscall(SYS_open_tree, src, "",
-			 OPEN_TREE_CLONE | O_CLOEXEC | AT_RECURSIVE |
-				 AT_EMPTY_PATH);
-	if (t < 0)
-		return errno == ENOSYS ? 0 : -1;
-	rc = (int)syscall(SYS_mount_setattr, t, "",
-			  AT_EMPTY_PATH | AT_RECURSIVE, &a, sizeof a);
-	if (rc == 0)
-		rc = (int)syscall(SYS_move_mount, t, "", tgt, "",
-				  MOVE_MOUNT_F_EMPTY_PATH |
-					  MOVE_MOUNT_T_EMPTY_PATH);
-	close_keep_errno(t); /* a detached copy goes away with it */
-	if (rc < 0)
-		return errno == ENOSYS ? 0 : -1;
-	return 1;
-}
-
 /* The read-only bind itself, on a resolved target. */
 static int bind_ro(struct mctx *c, struct mitem *it, int tgt)
 {
-	int r = bind_ro_fds(it->src, tgt);
+	int r = sbx_mnt_bind_ro(it->src, tgt);
 
 	if (r == 0) /* older kernel: bind, then remount read-only */
-		r = bind_fds(it->src, tgt) < 0 ? -1
-		    : set_attr(it->path, 1, MOUNT_ATTR_RDONLY | ATTR_SECURE,
-			       0) < 0
+		r = sbx_mnt_bind(it->src, tgt) < 0 ? -1
+		    : sbx_mnt_set_attr(it->path, 1,
+				       MOUNT_ATTR_RDONLY | ATTR_SECURE, 0) < 0
 			    ? -2
 			    : 1;
 	if (r == -1)
-		return fail(c, "mount view: bind '%s': %s", it->path,
-			    strerror(errno));
+		return sbx_errf(c->err, errno, "mount view: bind '%s'",
+				it->path);
 	if (r == -2)
-		return fail(c, "mount view: make '%s' read-only: %s", it->path,
-			    strerror(errno));
-	return record(c, it->path, D_RO);
+		return sbx_errf(c->err, errno,
+				"mount view: make '%s' read-only", it->path);
+	return sbx_mnt_record(c, it->path, D_RO);
 }
 
 /* Read-only: nothing to do where the host tree shows through (step 3 made
@@ -672,7 +357,7 @@ static int apply_ro(struct mctx *c, struct mitem *it)
 	tgt = item_target(c, it);
 	if (tgt >= 0 &&
 	    (anc->kind == D_RW || anc->kind == D_MID || anc->kind == D_TMPFS)) {
-		size_t from = anc->len; /* record() may move c->done */
+		size_t from = anc->len; /* sbx_mnt_record() may move c->done */
 		size_t before = c->ndone;
 
 		if (pin_parents(c, from, it) < 0) {
@@ -687,10 +372,11 @@ static int apply_ro(struct mctx *c, struct mitem *it)
 	if (tgt < 0)
 		return errno == ENOENT || errno == ENOTDIR
 			       ? 0
-			       : fail(c, "mount view: cannot resolve '%s': %s",
-				      it->path, strerror(errno));
+			       : sbx_errf(c->err, errno,
+					  "mount view: cannot resolve '%s'",
+					  it->path);
 	rc = bind_ro(c, it, tgt);
-	close_keep_errno(tgt);
+	sbx_mnt_close(tgt);
 	return rc;
 }
 
@@ -699,16 +385,16 @@ static int apply_ro(struct mctx *c, struct mitem *it)
  * as empty.  The bind also makes the file impossible to rename or unlink. */
 static int hide_file(struct mctx *c, struct mitem *it, int tgt)
 {
-	int null = pin("/dev/null"), rc;
+	int null = sbx_mnt_pin("/dev/null"), rc;
 
 	if (null < 0)
-		return fail(c, "mount view: /dev/null: %s", strerror(errno));
-	rc = bind_fds(null, tgt);
-	close_keep_errno(null);
-	if (rc < 0 || set_attr(it->path, 0, ATTR_SEALED, 0) < 0)
-		return fail(c, "mount view: hide '%s': %s", it->path,
-			    strerror(errno));
-	return record(c, it->path, D_FILE);
+		return sbx_errf(c->err, errno, "mount view: /dev/null");
+	rc = sbx_mnt_bind(null, tgt);
+	sbx_mnt_close(null);
+	if (rc < 0 || sbx_mnt_set_attr(it->path, 0, ATTR_SEALED, 0) < 0)
+		return sbx_errf(c->err, errno, "mount view: hide '%s'",
+				it->path);
+	return sbx_mnt_record(c, it->path, D_FILE);
 }
 
 /* Hidden: nonexistent paths are skipped (nothing to hide, and no mount
@@ -720,41 +406,42 @@ static int apply_hide(struct mctx *c, struct mitem *it)
 
 	if (it->src < 0)
 		return 0;
-	tgt = target(c, it->path, 0, 0);
+	tgt = sbx_mnt_target(c, it->path, 0, 0);
 	if (tgt < 0)
 		return errno == ENOENT || errno == ENOTDIR
 			       ? 0
-			       : fail(c, "mount view: cannot resolve '%s': %s",
-				      it->path, strerror(errno));
+			       : sbx_errf(c->err, errno,
+					  "mount view: cannot resolve '%s'",
+					  it->path);
 	if (!item_is_dir(it)) {
 		rc = hide_file(c, it, tgt);
 		close(tgt);
 		return rc;
 	}
-	rc = mount("tmpfs", fdpath(tgt, buf), "tmpfs",
+	rc = mount("tmpfs", sbx_mnt_fdpath(tgt, buf), "tmpfs",
 		   MS_NOSUID | MS_NODEV | MS_NOEXEC, HIDE_TMPFS_OPTS);
-	close_keep_errno(tgt);
+	sbx_mnt_close(tgt);
 	if (rc < 0)
-		return fail(c, "mount view: hide '%s': %s", it->path,
-			    strerror(errno));
-	return record(c, it->path, D_TMPFS_RO);
+		return sbx_errf(c->err, errno, "mount view: hide '%s'",
+				it->path);
+	return sbx_mnt_record(c, it->path, D_TMPFS_RO);
 }
 
 static int apply_tmp(struct mctx *c, const struct mitem *it)
 {
 	char buf[32];
-	int tgt = target(c, it->path, 1, 1), rc;
+	int tgt = sbx_mnt_target(c, it->path, 1, 1), rc;
 
 	if (tgt < 0)
-		return fail(c, "mount view: private '%s': %s", it->path,
-			    strerror(errno));
-	rc = mount("tmpfs", fdpath(tgt, buf), "tmpfs", MS_NOSUID | MS_NODEV,
-		   "mode=1777");
-	close_keep_errno(tgt);
+		return sbx_errf(c->err, errno, "mount view: private '%s'",
+				it->path);
+	rc = mount("tmpfs", sbx_mnt_fdpath(tgt, buf), "tmpfs",
+		   MS_NOSUID | MS_NODEV, "mode=1777");
+	sbx_mnt_close(tgt);
 	if (rc < 0)
-		return fail(c, "mount view: private '%s': %s", it->path,
-			    strerror(errno));
-	return record(c, it->path, D_TMPFS);
+		return sbx_errf(c->err, errno, "mount view: private '%s'",
+				it->path);
+	return sbx_mnt_record(c, it->path, D_TMPFS);
 }
 
 static int add_item(struct mctx *c, const char *path, enum mkind kind)
@@ -766,14 +453,14 @@ static int add_item(struct mctx *c, const char *path, enum mkind kind)
 
 		it = realloc(c->items, n * sizeof *it);
 		if (!it)
-			return fail(c, "mount view: out of memory");
+			return sbx_errf(c->err, 0, "mount view: out of memory");
 		c->items = it;
 		c->capitems = n;
 	}
 	it = &c->items[c->nitems];
 	it->path = strdup(path);
 	if (!it->path)
-		return fail(c, "mount view: out of memory");
+		return sbx_errf(c->err, 0, "mount view: out of memory");
 	it->len = strlen(path);
 	it->kind = kind;
 	it->src = -1;
@@ -799,7 +486,7 @@ static int add_real(struct mctx *c, const char *path, int dir, enum mkind kind)
  * profiles name /dev/null, /proc/self…) have no meaning for the view. */
 static int system_owned(const char *p)
 {
-	return under(p, "/dev", 4) || under(p, "/proc", 5);
+	return sbx_mnt_under(p, "/dev", 4) || sbx_mnt_under(p, "/proc", 5);
 }
 
 static int collect_rules(struct mctx *c)
@@ -879,19 +566,20 @@ static int pin_items(struct mctx *c)
 	for (i = 0; i < c->nitems; i++) {
 		struct mitem *it = &c->items[i];
 
-		it->src = pin(it->path);
+		it->src = sbx_mnt_pin(it->path);
 		if (it->src >= 0 || errno == ENOENT || errno == ENOTDIR ||
 		    errno == EACCES)
 			continue;
 		if (errno == ELOOP)
-			return fail(c,
-				    "mount view: '%s' is or passes through "
-				    "a symlink (dangling, or changed after the "
-				    "policy was built): refusing to mount over "
-				    "it",
-				    it->path);
-		return fail(c, "mount view: cannot open '%s': %s", it->path,
-			    strerror(errno));
+			return sbx_errf(
+				c->err, 0,
+				"mount view: '%s' is or passes through "
+				"a symlink (dangling, or changed after the "
+				"policy was built): refusing to mount over "
+				"it",
+				it->path);
+		return sbx_errf(c->err, errno, "mount view: cannot open '%s'",
+				it->path);
 	}
 	return 0;
 }
@@ -914,114 +602,6 @@ static int apply_items(struct mctx *c)
 	return r < 0 ? -1 : 0;
 }
 
-static const char *const dev_nodes[] = {
-	"null", "zero", "full", "random", "urandom", "tty",
-};
-#define NDEV (sizeof dev_nodes / sizeof dev_nodes[0])
-
-/* One host device node bound onto a file in our /dev tmpfs.  Step 3 made
- * the host's /dev nodev, and the bind inherits that, so nodev is cleared
- * again on this one mount (it was not locked: the host's /dev allows
- * devices).  Read-only is kept: writes to a device are not affected. */
-static int dev_node(struct mctx *c, const char *name, int src)
-{
-	char path[64];
-	int tgt, rc;
-
-	snprintf(path, sizeof path, "/dev/%s", name);
-	tgt = target(c, path, 0, 1);
-	if (tgt < 0)
-		return fail(c, "mount view: %s: %s", path, strerror(errno));
-	rc = bind_fds(src, tgt);
-	close_keep_errno(tgt);
-	if (rc < 0 || set_attr(path, 0, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC,
-			       MOUNT_ATTR_NODEV) < 0)
-		return fail(c, "mount view: %s: %s", path, strerror(errno));
-	return 0;
-}
-
-/* The rest of /dev lives in our fresh tmpfs: by name is safe here. */
-static int dev_extras(struct mctx *c)
-{
-	static const char *const links[][2] = {
-		{ "/proc/self/fd", "/dev/fd" },
-		{ "/proc/self/fd/0", "/dev/stdin" },
-		{ "/proc/self/fd/1", "/dev/stdout" },
-		{ "/proc/self/fd/2", "/dev/stderr" },
-		{ "pts/ptmx", "/dev/ptmx" },
-	};
-	size_t i;
-
-	/* TTY-05: a new devpts instance, not the host's ptys. */
-	if (mkdir("/dev/pts", 0755) < 0 ||
-	    mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
-		  "newinstance,ptmxmode=0666,mode=620") < 0)
-		return fail(c, "mount view: /dev/pts: %s", strerror(errno));
-	if (mkdir("/dev/shm", 01777) < 0 ||
-	    mount("tmpfs", "/dev/shm", "tmpfs",
-		  MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=1777") < 0)
-		return fail(c, "mount view: /dev/shm: %s", strerror(errno));
-	for (i = 0; i < sizeof links / sizeof links[0]; i++)
-		if (symlink(links[i][0], links[i][1]) < 0)
-			return fail(c, "mount view: %s: %s", links[i][1],
-				    strerror(errno));
-	return 0;
-}
-
-static int mount_dev(struct mctx *c)
-{
-	int src[NDEV], tgt = -1, rc = -1;
-	char buf[32];
-	size_t i;
-
-	for (i = 0; i < NDEV; i++) { /* before the tmpfs covers them */
-		char path[64];
-
-		snprintf(path, sizeof path, "/dev/%s", dev_nodes[i]);
-		src[i] = pin(path);
-	}
-	tgt = pin("/dev");
-	if (tgt < 0 || mount("tmpfs", fdpath(tgt, buf), "tmpfs",
-			     MS_NOSUID | MS_NODEV | MS_NOEXEC,
-			     "mode=0755,size=64k,nr_inodes=64") < 0) {
-		fail(c, "mount view: /dev: %s", strerror(errno));
-		goto out;
-	}
-	if (record(c, "/dev", D_TMPFS_RO) < 0)
-		goto out;
-	for (i = 0; i < NDEV; i++)
-		if (src[i] >= 0 && dev_node(c, dev_nodes[i], src[i]) < 0)
-			goto out;
-	rc = dev_extras(c);
-out:
-	for (i = 0; i < NDEV; i++)
-		close_keep_errno(src[i]);
-	close_keep_errno(tgt);
-	return rc;
-}
-
-/* Mounted by pid 1 of the new pid namespace, so it shows only the
- * sandbox's processes.  The kernel allows it only while the host's /proc
- * is fully visible (no over-mounts hiding parts of it). */
-static int mount_proc(struct mctx *c)
-{
-	char buf[32];
-	int tgt = pin("/proc"), rc;
-
-	if (tgt < 0)
-		return fail(c, "mount view: /proc: %s", strerror(errno));
-	rc = mount("proc", fdpath(tgt, buf), "proc",
-		   MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
-	close_keep_errno(tgt);
-	if (rc < 0)
-		return fail(c,
-			    "mount view: fresh /proc: %s (the host's /proc "
-			    "must not have parts of it covered by other "
-			    "mounts)",
-			    strerror(errno));
-	return 0;
-}
-
 /* Last: the hiding tmpfs mounts and /dev become read-only now that every
  * mount point inside them exists. */
 static int seal(struct mctx *c)
@@ -1030,25 +610,25 @@ static int seal(struct mctx *c)
 
 	for (i = 0; i < c->ndone; i++)
 		if (c->done[i].kind == D_TMPFS_RO &&
-		    set_attr(c->done[i].path, 0, ATTR_SEALED, 0) < 0)
-			return fail(c, "mount view: seal '%s': %s",
-				    c->done[i].path, strerror(errno));
+		    sbx_mnt_set_attr(c->done[i].path, 0, ATTR_SEALED, 0) < 0)
+			return sbx_errf(c->err, errno, "mount view: seal '%s'",
+					c->done[i].path);
 	return 0;
 }
 
 static int make_private(struct mctx *c)
 {
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		return fail(c, "mount view: make mounts private: %s",
-			    strerror(errno));
+		return sbx_errf(c->err, errno,
+				"mount view: make mounts private");
 	return 0;
 }
 
 static int make_readonly(struct mctx *c)
 {
-	if (set_attr("/", 1, MOUNT_ATTR_RDONLY | ATTR_SECURE, 0) < 0)
-		return fail(c, "mount view: make the system read-only: %s",
-			    strerror(errno));
+	if (sbx_mnt_set_attr("/", 1, MOUNT_ATTR_RDONLY | ATTR_SECURE, 0) < 0)
+		return sbx_errf(c->err, errno,
+				"mount view: make the system read-only");
 	return 0;
 }
 
@@ -1057,7 +637,7 @@ static void ctx_free(struct mctx *c)
 	size_t i;
 
 	for (i = 0; i < c->nitems; i++) {
-		close_keep_errno(c->items[i].src);
+		sbx_mnt_close(c->items[i].src);
 		free(c->items[i].path);
 	}
 	for (i = 0; i < c->ndone; i++)
@@ -1077,7 +657,7 @@ int sbx_mounts_setup(const struct sbx_launch *l, struct sbx_err *err)
 		goto out;
 	qsort(c.items, c.nitems, sizeof *c.items, item_cmp);
 	if (pin_items(&c) < 0 || make_readonly(&c) < 0 || apply_items(&c) < 0 ||
-	    mount_dev(&c) < 0 || mount_proc(&c) < 0 || seal(&c) < 0)
+	    sbx_mnt_dev(&c) < 0 || sbx_mnt_proc(&c) < 0 || seal(&c) < 0)
 		goto out;
 	rc = 0;
 out:

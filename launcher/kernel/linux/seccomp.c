@@ -15,10 +15,8 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
-#include "kernel.h"
+#include "linux.h"
 #include "seccomp_bpf.h"
-
-#define sc_fail sbx_errf
 
 /*
  * No internet sockets with network = off, and with "filtered" outside a
@@ -41,8 +39,8 @@ int sbx_seccomp_apply(const struct sbx_policy *p, enum sbx_kmode mode,
 	 * set-uid programs must not run under a filter they did not ask
 	 * for. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return sc_fail(err, errno, "seccomp: cannot set no_new_privs");
+		return sbx_errf(err, errno, "seccomp: cannot set no_new_privs");
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, prog) < 0)
-		return sc_fail(err, errno, "seccomp: cannot load the filter");
+		return sbx_errf(err, errno, "seccomp: cannot load the filter");
 	return 0;
 }

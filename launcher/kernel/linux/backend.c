@@ -1,0 +1,156 @@
+/*
+ * backend.c - the Linux backend as the library sees it (kernel.h): the
+ * small decisions that depend on the mode, and the table of entry points.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpol.h"
+#include "linux.h"
+
+static struct sbx_features *linux_probe(int quick)
+{
+	struct sbx_features *f = malloc(sizeof(*f));
+
+	if (f)
+		sbx_features_probe(f, quick);
+	return f;
+}
+
+/* The quick probe assumed user namespaces and the kernel refused them:
+ * find out why, and pick the mode again.  If the trial works after all,
+ * the launch's own error stands: no silent change of mode for a failure
+ * we cannot explain. */
+static int linux_reprobe(struct sbx_features *f)
+{
+	if (!f->userns_assumed)
+		return 0;
+	sbx_features_probe(f, 0);
+	return !f->userns;
+}
+
+/* Even with fallback = warn: dropping Landlock to let the network
+ * through would drop the filesystem boundary too. */
+static int linux_check(const struct sbx_policy *p, enum sbx_kmode mode,
+		       struct sbx_err *err)
+{
+	if (mode == SBX_KMODE_FULL || p->net != SBX_NET_LOOPBACK)
+		return 0;
+	return sbx_errf(err, 0,
+			"--net loopback needs a private network namespace, "
+			"which needs user namespaces (see sbxrun --status)");
+}
+
+static enum sbx_kmode linux_fallback(const struct sbx_features *f)
+{
+	return f->userns ? SBX_KMODE_FULL : SBX_KMODE_LANDLOCK;
+}
+
+static const char *linux_mode_name(enum sbx_kmode mode)
+{
+	return mode == SBX_KMODE_FULL ? "full" : "landlock-only";
+}
+
+/*
+ * Landlock-only mode has no private /dev: the user's other terminals
+ * (/dev/pts/N: keystrokes) and the host's POSIX shared memory (/dev/shm)
+ * would be readable through "/".  Hide both; Landlock still grants the
+ * terminal the command was given on fds 0-2.
+ */
+static const struct sbx_rule ll_hidden[] = {
+	{ .root = "/dev/pts",
+	  .mode = SBX_HIDE,
+	  .flags = SBX_RF_KMODE,
+	  .src = { "landlock-only mode (no private /dev)", 0 } },
+	{ .root = "/dev/shm",
+	  .mode = SBX_HIDE,
+	  .flags = SBX_RF_KMODE,
+	  .src = { "landlock-only mode (no private /dev)", 0 } },
+};
+
+static size_t linux_mode_rules(enum sbx_kmode mode, const struct sbx_rule **v)
+{
+	*v = ll_hidden;
+	return mode == SBX_KMODE_LANDLOCK
+		       ? sizeof ll_hidden / sizeof ll_hidden[0]
+		       : 0;
+}
+
+/* Landlock cannot make a read-only hole in a writable tree: in
+ * landlock-only mode the shim keeps protected paths read-only. */
+static unsigned linux_cpol_flags(enum sbx_kmode mode)
+{
+	return mode == SBX_KMODE_LANDLOCK ? SBX_CPOL_F_SHIM_PROTECT : 0;
+}
+
+/* @sbxrun-<launcher pid>-<64 random bits>: an abstract socket name,
+ * unguessable, so nothing outside can bind it first. */
+static void linux_report_addr(char *buf, size_t n)
+{
+	struct timespec ts;
+	uint64_t r;
+
+	if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		r = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+		    ((uint64_t)getpid() << 40);
+	}
+	snprintf(buf, n, "@sbxrun-%d-%016llx", (int)getpid(),
+		 (unsigned long long)r);
+}
+
+static void linux_layers(const struct sbx_policy *p, enum sbx_kmode mode,
+			 const struct sbx_features *f, char *buf, size_t n)
+{
+	int full = mode == SBX_KMODE_FULL;
+
+	snprintf(buf, n, "%s%s%s%s", full ? "userns,mntns,pidns,ipcns," : "",
+		 full && p->net == SBX_NET_LOOPBACK ? "netns," : "",
+		 f->landlock_abi ? "landlock," : "", "seccomp,rlimits");
+}
+
+static size_t linux_feature_lines(const struct sbx_features *f,
+				  struct sbx_feature_line *v, size_t max)
+{
+	if (max < 3)
+		return 0;
+	v[0] = (struct sbx_feature_line){ "landlock", f->landlock_abi > 0, "" };
+	if (f->landlock_abi)
+		snprintf(v[0].detail, sizeof v[0].detail, "ABI %d",
+			 f->landlock_abi);
+	else
+		snprintf(v[0].detail, sizeof v[0].detail, "%s",
+			 f->landlock_why);
+	v[1] = (struct sbx_feature_line){ "user namespaces", f->userns, "" };
+	if (!f->userns)
+		snprintf(v[1].detail, sizeof v[1].detail, "%s", f->userns_why);
+	v[2] = (struct sbx_feature_line){ "seccomp", f->seccomp, "" };
+	return 3;
+}
+
+static const struct sbx_backend linux_backend = {
+	.name = "linux",
+	.probe = linux_probe,
+	.reprobe = linux_reprobe,
+	.resolve = sbx_mode_resolve,
+	.check = linux_check,
+	.fallback = linux_fallback,
+	.mode_name = linux_mode_name,
+	.mode_rules = linux_mode_rules,
+	.cpol_flags = linux_cpol_flags,
+	.report_addr = linux_report_addr,
+	.launch = sbx_linux_launch,
+	.layers = linux_layers,
+	.feature_lines = linux_feature_lines,
+	.plan = sbx_linux_plan,
+};
+
+const struct sbx_backend *sbx_backend(void)
+{
+	return &linux_backend;
+}

@@ -1,0 +1,454 @@
+/*
+ * child.c - everything the sandbox's processes do before exec (spawn.h):
+ * pid 1's mount view and loopback, stdio and the descriptors nobody may
+ * inherit, resource limits, no_new_privs, capabilities, Landlock, the
+ * report socket, seccomp, and exec with the command's own PATH.  Runs
+ * single-threaded in a forked child; what it has to say goes over the
+ * channel, and a layer that fails ends the child (fail closed).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <net/if.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+#include <linux/securebits.h>
+
+#include "compat.h"
+#include "spawn.h"
+
+void sbx_chan_put(int fd, int kind, int val, const char *text)
+{
+	struct chan_msg m;
+	int saved = errno;
+
+	memset(&m, 0, sizeof m);
+	m.kind = kind;
+	m.val = val;
+	snprintf(m.text, sizeof m.text, "%s", text ? text : "");
+	(void)send(fd, &m, sizeof m, MSG_NOSIGNAL);
+	errno = saved;
+}
+
+void sbx_chan_say(int fd, int kind, const char *fmt, ...)
+{
+	char text[sizeof((struct chan_msg *)0)->text];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	sbx_chan_put(fd, kind, 0, text);
+}
+
+/* The bound report socket goes to the supervisor as SCM_RIGHTS. */
+static int chan_send_fd(int chan, int fd)
+{
+	union {
+		struct cmsghdr h;
+		char b[CMSG_SPACE(sizeof(int))];
+	} u;
+	struct chan_msg m;
+	struct iovec iov = { .iov_base = &m, .iov_len = sizeof m };
+	struct msghdr mh = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = u.b,
+		.msg_controllen = sizeof u.b,
+	};
+	struct cmsghdr *c;
+
+	memset(&m, 0, sizeof m);
+	memset(&u, 0, sizeof u);
+	m.kind = MSG_REPORT;
+	c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	return sendmsg(chan, &mh, MSG_NOSIGNAL) < 0 ? -1 : 0;
+}
+
+/* A layer could not be applied.  fallback = warn: say loudly what is not
+ * enforced and go on.  Otherwise fail closed: nothing runs. */
+void sbx_layer_failed(const struct sup *s, const char *layer,
+		      const struct sbx_err *e)
+{
+	if (s->l->warn_missing) {
+		sbx_chan_say(s->chan[1], MSG_WARN, "%s is NOT enforced: %s",
+			     layer, e->msg);
+		return;
+	}
+	sbx_chan_say(s->chan[1], MSG_FAIL, "%s: %s", layer, e->msg);
+	_exit(125);
+}
+
+static int close_span(unsigned lo, unsigned hi)
+{
+	long max;
+
+	if (lo > hi || close_range(lo, hi, 0) == 0)
+		return 0;
+	if (errno != ENOSYS)
+		return -1;
+	max = sysconf(_SC_OPEN_MAX);
+	for (; lo <= hi && (long)lo < (max < 0 ? 65536 : max); lo++)
+		close((int)lo);
+	return 0;
+}
+
+/* Close every descriptor above 2 except keep[0..1] (-1: unused). */
+static int close_except(int a, int b)
+{
+	unsigned lo = 3;
+	int k[2], i;
+
+	k[0] = a < b ? a : b;
+	k[1] = a < b ? b : a;
+	for (i = 0; i < 2; i++) {
+		if (k[i] < 3)
+			continue;
+		if (close_span(lo, (unsigned)k[i] - 1) < 0)
+			return -1;
+		lo = (unsigned)k[i] + 1;
+	}
+	return close_span(lo, ~0U);
+}
+
+/* Stdio first, through fresh duplicates so that fd_out == 0 and the like
+ * cannot clobber each other; then every other descriptor is closed
+ * (LCH-02): whatever the caller leaked, and the supervisor's ends of the
+ * pipes (pid 1 holding the write end of a stdin pipe would keep the
+ * command from ever seeing EOF).  Only the channel and, in pid 1, the sync
+ * pipe survive; both are close-on-exec. */
+int sbx_child_fds(const struct sup *s, int keep_sync)
+{
+	int tmp[3], i;
+
+	for (i = 0; i < 3; i++) {
+		tmp[i] = -1;
+		if (s->cfd[i] >= 0) {
+			tmp[i] = fcntl(s->cfd[i], F_DUPFD_CLOEXEC, 3);
+			if (tmp[i] < 0)
+				return -1;
+		}
+	}
+	for (i = 0; i < 3; i++)
+		if (tmp[i] >= 0 && dup2(tmp[i], i) < 0)
+			return -1;
+	return close_except(s->chan[1], keep_sync ? s->sync[0] : -1);
+}
+
+/* Everything left open at exec time is closed by exec: the report socket
+ * and the channel are already close-on-exec, and this catches anything a
+ * layer (Landlock ruleset, libseccomp) might have left behind. */
+static int cloexec_all(void)
+{
+	long fd, max;
+
+	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+		return 0;
+	if (errno != ENOSYS && errno != EINVAL)
+		return -1;
+	max = sysconf(_SC_OPEN_MAX);
+	for (fd = 3; fd < (max < 0 ? 65536 : max); fd++)
+		(void)fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
+static int set_limits(const struct sbx_limits *lim, struct sbx_err *e)
+{
+	const struct {
+		int res;
+		uint64_t v;
+		const char *name;
+	} t[] = {
+		{ RLIMIT_CPU, lim->cpu, "cpu" },
+		{ RLIMIT_AS, lim->memory, "memory" },
+		{ RLIMIT_NOFILE, lim->nofile, "nofile" },
+		{ RLIMIT_NPROC, lim->nproc, "nproc" },
+		{ RLIMIT_FSIZE, lim->fsize, "fsize" },
+	};
+	struct rlimit r;
+	size_t i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		if (t[i].v == 0)
+			continue;
+#if defined(__SANITIZE_ADDRESS__)
+		/* An ASan launcher (make check-asan only) reserves terabytes
+		 * of shadow memory; an address-space limit set before exec
+		 * makes its own allocations fail.  Release builds keep it. */
+		if (t[i].res == RLIMIT_AS)
+			continue;
+#endif
+		if (getrlimit(t[i].res, &r) < 0)
+			return sbx_errf(e, 0, "getrlimit(%s): %m", t[i].name);
+		/* Soft and hard both: the command cannot raise it again.
+		 * Never above the current hard limit (only lowering is
+		 * allowed without privilege). */
+		if (r.rlim_max == RLIM_INFINITY || t[i].v < r.rlim_max)
+			r.rlim_max = (rlim_t)t[i].v;
+		r.rlim_cur = r.rlim_max;
+		if (setrlimit(t[i].res, &r) < 0)
+			return sbx_errf(e, 0, "setrlimit(%s): %m", t[i].name);
+	}
+	return 0;
+}
+
+#define SECBITS_ALL_LOCKED                                               \
+	(SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP | \
+	 SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED |       \
+	 SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED)
+
+/* Drop every capability for good.  In full mode a process holds every
+ * capability of its user namespace, which owns the mount namespace: with
+ * CAP_SYS_ADMIN it could unmount the view.  A caller that is root holds
+ * real ones.  exec would recompute them: for uid 0 from the bounding set,
+ * for any uid from file capabilities (no_new_privs limits those to the
+ * current permitted set, which is full).  So: securebits locked so uid 0
+ * earns nothing at exec, bounding and ambient sets emptied, then the three
+ * sets cleared, and checked.  Without CAP_SETPCAP (unprivileged caller,
+ * landlock-only mode) the sets are empty already and no_new_privs keeps
+ * them so. */
+static int drop_caps(struct sbx_err *e)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	int c;
+
+	memset(d, 0, sizeof d);
+	if (syscall(SYS_capget, &h, d) < 0)
+		return sbx_errf(e, 0, "capget: %m");
+	if (d[0].effective & (1u << CAP_SETPCAP)) {
+		if (prctl(PR_SET_SECUREBITS, SECBITS_ALL_LOCKED, 0, 0, 0) < 0)
+			return sbx_errf(e, 0, "PR_SET_SECUREBITS: %m");
+		for (c = 0; prctl(PR_CAPBSET_READ, c, 0, 0, 0) >= 0; c++)
+			if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0)
+				return sbx_errf(e, 0, "PR_CAPBSET_DROP(%d): %m",
+						c);
+	}
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
+	    errno != EINVAL)
+		return sbx_errf(e, 0, "PR_CAP_AMBIENT_CLEAR_ALL: %m");
+	memset(d, 0, sizeof d);
+	if (syscall(SYS_capset, &h, d) < 0)
+		return sbx_errf(e, 0, "capset: %m");
+	if (syscall(SYS_capget, &h, d) < 0 ||
+	    (d[0].effective | d[0].permitted | d[0].inheritable |
+	     d[1].effective | d[1].permitted | d[1].inheritable) != 0)
+		return sbx_errf(e, 0,
+				"capabilities are still held after dropping");
+	return 0;
+}
+
+/* loopback: the new network namespace starts with lo down. */
+static int lo_up(struct sbx_err *e)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = -1;
+
+	if (fd < 0)
+		return sbx_errf(e, 0, "socket: %m");
+	memset(&ifr, 0, sizeof ifr);
+	memcpy(ifr.ifr_name, "lo", 3);
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0) {
+		sbx_errf(e, 0, "SIOCGIFFLAGS lo: %m");
+		goto out;
+	}
+	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0) {
+		sbx_errf(e, 0, "SIOCSIFFLAGS lo: %m");
+		goto out;
+	}
+	rc = 0;
+out:
+	close(fd);
+	return rc;
+}
+
+static void hygiene(const struct sup *s)
+{
+	struct sbx_err e;
+
+	if (set_limits(&s->l->pol->limits, &e) < 0)
+		sbx_layer_failed(s, "resource limits", &e);
+	/* SHM-06: set-uid bits and file capabilities are inert from here
+	 * on; it is also what lets an unprivileged process install Landlock
+	 * and seccomp. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+		sbx_errf(&e, 0, "PR_SET_NO_NEW_PRIVS: %m");
+		sbx_layer_failed(s, "no_new_privs", &e);
+	}
+	if (drop_caps(&e) < 0)
+		sbx_layer_failed(s, "capability drop", &e);
+}
+
+/* The report channel (HACKING.md).  Made here, after Landlock's
+ * restrict_self, because the abstract-socket scope only lets the sandbox
+ * reach sockets created inside its domain.  The bound socket goes to the
+ * supervisor and is closed here: the command only knows its name.
+ * SO_PASSCRED makes every datagram carry the sender's pid as the kernel
+ * saw it, so nobody can write records in another process's name. */
+static void report_socket(const struct sup *s)
+{
+	struct sockaddr_un a;
+	size_t n = strlen(s->report_name);
+	socklen_t len =
+		(socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+	int one = 1, fd;
+
+	memset(&a, 0, sizeof a);
+	a.sun_family = AF_UNIX;
+	memcpy(a.sun_path + 1, s->report_name, n); /* abstract: \0name */
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0 ||
+	    chan_send_fd(s->chan[1], fd) < 0)
+		sbx_chan_say(s->chan[1], MSG_WARN,
+			     "the refusal report channel "
+			     "is not available: %m");
+	if (fd >= 0)
+		close(fd);
+}
+
+static const char *env_get(char *const *envp, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; envp && *envp; envp++)
+		if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
+			return *envp + n + 1;
+	return NULL;
+}
+
+/* ENOEXEC: a script without #!, run by /bin/sh as execvp(3) does. */
+static void exec_script(const char *path, char *const argv[],
+			char *const envp[])
+{
+	size_t n = 0;
+	char **av;
+
+	while (argv[n])
+		n++;
+	av = calloc(n + 2, sizeof *av);
+	if (av) {
+		av[0] = (char *)"/bin/sh";
+		av[1] = (char *)path;
+		memcpy(av + 2, argv + 1, (n - 1) * sizeof *av);
+		execve("/bin/sh", av, envp);
+		free(av);
+	}
+	errno = ENOEXEC;
+}
+
+static int try_exec(const char *path, char *const argv[], char *const envp[])
+{
+	execve(path, argv, envp);
+	if (errno == ENOEXEC)
+		exec_script(path, argv, envp);
+	return errno;
+}
+
+/* execvpe(3) semantics, but the PATH is the command's (from its envp), not
+ * the launcher's.  Returns the errno to report: EACCES if any candidate was
+ * not executable, else ENOENT, or the first other hard error. */
+static int exec_path(char *const argv[], char *const envp[])
+{
+	const char *file = argv[0], *path = env_get(envp, "PATH"), *p, *q;
+	size_t flen = strlen(file), dl;
+	int e, eacces = 0;
+	char buf[PATH_MAX];
+
+	if (!*file)
+		return ENOENT;
+	if (strchr(file, '/'))
+		return try_exec(file, argv, envp);
+	for (p = path ? path : "/usr/local/bin:/usr/bin:/bin";; p = q + 1) {
+		q = strchrnul(p, ':');
+		dl = (size_t)(q - p);
+		e = ENAMETOOLONG;
+		if (dl + 1 + flen < sizeof buf) {
+			memcpy(buf, p, dl);
+			if (dl) /* an empty entry is the current directory */
+				buf[dl++] = '/';
+			memcpy(buf + dl, file, flen + 1);
+			e = try_exec(buf, argv, envp);
+		}
+		/* A PATH directory we may not search (root's ~/.pyenv for
+		 * another user) is "not there", not "cannot run": 127. */
+		if (e == EACCES) {
+			if (access(buf, F_OK) == 0)
+				eacces = 1;
+		} else if (e != ENOENT && e != ENOTDIR && e != ENAMETOOLONG &&
+			   e != ESTALE && e != ENODEV && e != ETIMEDOUT)
+			return e;
+		if (!*q)
+			break;
+	}
+	return eacces ? EACCES : ENOENT;
+}
+
+/* The command process, in both modes.  Order matters: no_new_privs and
+ * the capability drop before the layers (Landlock and seccomp need
+ * no_new_privs without CAP_SYS_ADMIN), Landlock before the report socket
+ * (scope), seccomp last (it may forbid what comes before it). */
+void sbx_cmd_main(const struct sup *s)
+{
+	const struct sbx_launch *l = s->l;
+	struct sbx_err e;
+	int r;
+
+	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
+	if (!l->keep_tty)
+		setsid(); /* TTY-01: no terminal shared with the caller */
+	hygiene(s);
+	if (l->workdir && chdir(l->workdir) < 0) {
+		sbx_chan_say(s->chan[1], MSG_FAIL,
+			     "cannot enter the working "
+			     "directory '%s' in the sandbox: %m",
+			     l->workdir);
+		_exit(125);
+	}
+	if (sbx_landlock_apply(l->pol, s->mode,
+			       l->feat ? l->feat->landlock_abi : 0, &e) < 0)
+		sbx_layer_failed(s, "Landlock", &e);
+	report_socket(s);
+	if (cloexec_all() < 0) {
+		sbx_chan_say(s->chan[1], MSG_FAIL, "close descriptors: %m");
+		_exit(125);
+	}
+	if (sbx_seccomp_apply(l->pol, s->mode, &e) < 0)
+		sbx_layer_failed(s, "seccomp", &e);
+	r = exec_path(l->argv, l->envp);
+	sbx_chan_put(s->chan[1], MSG_EXEC, r, NULL);
+	_exit(r == ENOENT ? 127 : 126);
+}
+
+/* pid 1 of full mode, before it forks the command: the mount view, the
+ * loopback interface of a private network namespace, and then no
+ * capabilities (pid 1 needs none of them any more). */
+void sbx_pid1_setup(const struct sup *s)
+{
+	struct sbx_err e;
+
+	if (sbx_mounts_setup(s->l, &e) < 0)
+		sbx_layer_failed(s, "mount namespace", &e);
+	if (s->l->pol->net == SBX_NET_LOOPBACK && lo_up(&e) < 0)
+		sbx_layer_failed(s, "loopback network", &e);
+	if (drop_caps(&e) < 0)
+		sbx_layer_failed(s, "capability drop", &e);
+}

@@ -1,0 +1,62 @@
+/*
+ * linux.h - the Linux backend's own interface between its files; the
+ * library sees none of it, only struct sbx_backend (backend.c).
+ *
+ *   features.c   what the kernel offers, and the mode that gives
+ *   plan.c       the kernel plan for --dry-run and --status
+ *   supervisor.c reaper.c child.c proctree.c (spawn.h)
+ *                one command launched and supervised
+ *   mounts.c mount_ops.c mount_dev.c (mountview.h)
+ *                full mode's mount view
+ *   landlock.c   Landlock rules from the policy, both modes
+ *   seccomp.c    the precompiled seccomp filter (tools/gen_seccomp.c)
+ *   compat.h     the kernel UAPI the system headers may lack
+ *
+ * Two modes: full (user, mount, pid and ipc namespaces, net where the
+ * policy needs one, plus Landlock and seccomp) and landlock-only (no user
+ * namespaces: Landlock, seccomp and a keeper process).
+ */
+#ifndef SBX_LINUX_H
+#define SBX_LINUX_H
+
+#include "kernel.h"
+
+struct sbx_features {
+	int landlock_abi; /* 0: not available */
+	int userns; /* unprivileged user namespaces usable */
+	int seccomp; /* seccomp filters available */
+	int is_root; /* euid 0 */
+	char landlock_why[256]; /* when landlock_abi == 0: why and the fix */
+	char userns_why[512]; /* when !userns: why and the exact fix */
+	int userns_assumed; /* userns = 1 was not tried (quick probe) */
+};
+
+/* Probe what the kernel offers.  quick skips the user namespace trial
+ * (a fork) where nothing says it would fail: the launch itself is the
+ * trial, and sbx_linux_launch() returns SBX_LAUNCH_RETRY before anything
+ * ran when it does fail; the library then probes again in full. */
+void sbx_features_probe(struct sbx_features *f, int quick);
+
+/* Resolve --mode auto to what this machine can do; -1 + message when a
+ * forced mode is unavailable or nothing usable exists (the caller decides
+ * about fallback = warn). */
+int sbx_mode_resolve(enum sbx_kmode want, const struct sbx_features *f,
+		     enum sbx_kmode *out, struct sbx_err *err);
+
+void sbx_linux_plan(const struct sbx_policy *p, enum sbx_kmode mode,
+		    const struct sbx_features *f, struct sbx_plan *out);
+
+/* Run one command in the sandbox and wait for the whole tree (see
+ * struct sbx_backend's launch). */
+int sbx_linux_launch(struct sbx_launch *l, struct sbx_exit *x,
+		     struct sbx_err *err);
+
+/* The layers, each usable alone (called in the child, single-threaded,
+ * before exec).  All return 0 or -1 with err. */
+int sbx_mounts_setup(const struct sbx_launch *l, struct sbx_err *err);
+int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode, int abi,
+		       struct sbx_err *err);
+int sbx_seccomp_apply(const struct sbx_policy *p, enum sbx_kmode mode,
+		      struct sbx_err *err);
+
+#endif

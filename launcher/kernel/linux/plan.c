@@ -1,0 +1,410 @@
+/*
+ * plan.c - the kernel plan of the Linux backend: which protection holds in
+ * a mode, and by what (kernel, launcher, shim only, not at all), with the
+ * gaps said.  --dry-run and --status show it; tests/cli checks it.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "linux.h"
+
+struct plan {
+	const struct sbx_policy *p;
+	int full; /* full mode, else landlock-only */
+	int abi; /* Landlock ABI in use, 0 if none */
+	int sc; /* seccomp available */
+};
+
+struct cell {
+	enum sbx_enf e;
+	const char *how;
+};
+
+#define CELL(e, how) ((struct cell){ (e), (how) })
+
+static struct cell row_hidden(const struct plan *c)
+{
+	if (c->full)
+		return CELL(
+			SBX_ENF_KERNEL,
+			c->abi ? "mount namespace: empty tmpfs or "
+				 "/dev/null over each; Landlock grants nothing there"
+			       : "mount namespace: empty tmpfs or /dev/null over each");
+	return CELL(SBX_ENF_KERNEL,
+		    "Landlock: nothing granted there; the directories"
+		    " above them cannot be listed");
+}
+
+static struct cell row_hidden_meta(const struct plan *c)
+{
+	if (c->full)
+		return CELL(SBX_ENF_KERNEL, "mount namespace");
+	return CELL(SBX_ENF_NONE,
+		    "Landlock cannot hide existence, size or times "
+		    "from stat(2)");
+}
+
+static struct cell row_readonly(const struct plan *c)
+{
+	if (c->full)
+		return CELL(SBX_ENF_KERNEL,
+			    c->abi ? "read-only bind mounts + Landlock"
+				   : "read-only bind mounts");
+	if (c->abi < 3)
+		return CELL(SBX_ENF_KERNEL,
+			    "Landlock; truncate(2) is not covered "
+			    "before ABI 3");
+	return CELL(SBX_ENF_KERNEL,
+		    "Landlock: no write rights outside writable roots");
+}
+
+static struct cell row_attrs(const struct plan *c)
+{
+	if (c->full)
+		return CELL(SBX_ENF_KERNEL, "read-only mounts: EROFS");
+	return CELL(SBX_ENF_ADVISORY,
+		    "shim only: Landlock has no attribute rights");
+}
+
+static struct cell row_writable(const struct plan *c)
+{
+	if (c->full)
+		return CELL(SBX_ENF_KERNEL,
+			    c->abi ? "read-write bind mounts + Landlock"
+				   : "read-write bind mounts");
+	if (c->abi < 2)
+		return CELL(SBX_ENF_KERNEL,
+			    "Landlock; ABI 1 refuses every rename or "
+			    "link across directories with EXDEV");
+	return CELL(SBX_ENF_KERNEL, "Landlock write rights");
+}
+
+static struct cell row_protect(const struct plan *c)
+{
+	if (c->full)
+		return CELL(SBX_ENF_PARTIAL,
+			    "read-only bind mounts for the ones that "
+			    "exist at launch; created later or in nested "
+			    "repositories/submodules: not enforced, reported "
+			    "at exit");
+	return CELL(SBX_ENF_ADVISORY,
+		    "shim only: Landlock cannot make a read-only "
+		    "hole in a writable tree; created later: reported at exit");
+}
+
+static struct cell row_devices(const struct plan *c)
+{
+	if (c->full)
+		return CELL(SBX_ENF_KERNEL,
+			    "minimal /dev with a private devpts and "
+			    "/dev/shm; ipc namespace for SysV IPC");
+	return CELL(SBX_ENF_KERNEL,
+		    "Landlock: /dev/pts (but the command's own "
+		    "terminal) and /dev/shm hidden; seccomp refuses SysV IPC");
+}
+
+static struct cell row_nproc(const struct plan *c)
+{
+	if (c->p->limits.nproc == 0)
+		return CELL(SBX_ENF_NONE, "limits.nproc is 0");
+	return CELL(SBX_ENF_PARTIAL,
+		    "RLIMIT_NPROC; the kernel exempts a caller "
+		    "running as root (uid 0): the timeout still ends a fork "
+		    "bomb");
+}
+
+static struct cell row_tmp(const struct plan *c)
+{
+	if (c->full)
+		return CELL(SBX_ENF_KERNEL, "tmpfs in the mount namespace");
+	return CELL(SBX_ENF_NONE,
+		    "the host's /tmp is shared, with its sockets");
+}
+
+static struct cell row_net_closed(const struct plan *c)
+{
+	if (!c->sc)
+		return c->abi >= 4
+			       ? CELL(SBX_ENF_NONE,
+				      "only TCP is refused (Landlock); UDP, ICMP "
+				      "and raw sockets need seccomp")
+			       : CELL(SBX_ENF_NONE,
+				      "no seccomp and no Landlock TCP rules");
+	if (c->abi >= 4)
+		return CELL(SBX_ENF_KERNEL,
+			    "seccomp: only AF_UNIX sockets; Landlock "
+			    "refuses TCP bind and connect");
+	return CELL(SBX_ENF_KERNEL,
+		    "seccomp: only AF_UNIX sockets; Landlock TCP "
+		    "rules need ABI 4");
+}
+
+static struct cell row_net(const struct plan *c)
+{
+	switch (c->p->net) {
+	case SBX_NET_OFF: return row_net_closed(c);
+	case SBX_NET_LOOPBACK:
+		if (c->full)
+			return CELL(SBX_ENF_KERNEL,
+				    "private network namespace with "
+				    "loopback only");
+		return CELL(SBX_ENF_NONE,
+			    "needs a network namespace: host loopback "
+			    "and internet reachable; sbxrun refuses to run so");
+	case SBX_NET_FILTERED:
+		if (c->full)
+			return CELL(SBX_ENF_KERNEL,
+				    "network namespace without a route: "
+				    "the allow-list proxy is not implemented "
+				    "yet, so nothing is reachable");
+		return row_net_closed(c);
+	case SBX_NET_ON: break;
+	}
+	if (c->sc)
+		return CELL(SBX_ENF_KERNEL,
+			    "network on; seccomp refuses packet, raw, "
+			    "MPTCP and SCTP sockets");
+	return CELL(SBX_ENF_NONE, "network on");
+}
+
+static struct cell row_unix_path(const struct plan *c)
+{
+	/* Only sockets under /run, /tmp and hidden directories leave the
+	 * view; a socket elsewhere in a readable tree stays connectable
+	 * until Landlock ABI 9 checks connect(2). */
+	if (c->full)
+		return CELL(SBX_ENF_PARTIAL,
+			    "mount namespace hides /run (docker, "
+			    "D-Bus, agents), /tmp and hidden dirs; sockets "
+			    "elsewhere in readable trees stay reachable "
+			    "before Landlock ABI 9");
+	return CELL(SBX_ENF_NONE,
+		    "Landlock before ABI 9 does not check connect(): "
+		    "docker.sock, agents and D-Bus are reachable");
+}
+
+static struct cell row_unix_abstract(const struct plan *c)
+{
+	int netns = c->full && (c->p->net == SBX_NET_LOOPBACK ||
+				c->p->net == SBX_NET_FILTERED);
+
+	if (c->abi >= 6)
+		return CELL(SBX_ENF_PARTIAL,
+			    "Landlock abstract-socket scope: the "
+			    "sandbox cannot connect out; without a network "
+			    "namespace a name it binds is visible outside");
+	if (netns)
+		return CELL(SBX_ENF_KERNEL, "private network namespace");
+	return CELL(SBX_ENF_NONE,
+		    "X11 and D-Bus abstract sockets are reachable; "
+		    "needs Landlock ABI 6");
+}
+
+static struct cell row_signals(const struct plan *c)
+{
+	if (c->full)
+		return CELL(SBX_ENF_KERNEL,
+			    c->abi >= 6 ? "pid namespace + Landlock "
+					  "signal scope"
+					: "pid namespace");
+	if (c->abi >= 6)
+		return CELL(SBX_ENF_KERNEL, "Landlock signal scope");
+	return CELL(SBX_ENF_NONE,
+		    "same uid: kill(2) reaches the user's processes; "
+		    "needs Landlock ABI 6");
+}
+
+static struct cell row_ptrace(const struct plan *c)
+{
+	if (c->sc)
+		return CELL(
+			SBX_ENF_KERNEL,
+			c->full ? "seccomp: ptrace, process_vm_*, "
+				  "pidfd_getfd denied; pid namespace"
+				: "seccomp: ptrace, process_vm_*, pidfd_getfd "
+				  "denied; Landlock ptrace scoping");
+	if (c->full || c->abi)
+		return CELL(SBX_ENF_KERNEL,
+			    c->full ? "pid namespace"
+				    : "Landlock ptrace scoping");
+	return CELL(SBX_ENF_NONE, "no seccomp");
+}
+
+static struct cell row_proc(const struct plan *c)
+{
+	if (c->full)
+		return CELL(SBX_ENF_KERNEL, "pid namespace with a fresh /proc");
+	return CELL(SBX_ENF_KERNEL,
+		    "Landlock ptrace scoping hides environ, mem, fd "
+		    "and root; the process list and cmdlines stay visible");
+}
+
+static struct cell row_tiocsti(const struct plan *c)
+{
+	if (c->sc)
+		return CELL(SBX_ENF_KERNEL,
+			    "seccomp, comparing the low 32 bits");
+	return CELL(SBX_ENF_NONE, "no seccomp");
+}
+
+static struct cell row_nested(const struct plan *c)
+{
+	if (c->sc)
+		return CELL(SBX_ENF_KERNEL,
+			    "seccomp: unshare, setns, mount, namespace "
+			    "clone flags; clone3 and the new mount API get "
+			    "ENOSYS");
+	return CELL(SBX_ENF_NONE, "no seccomp");
+}
+
+static struct cell row_surface(const struct plan *c)
+{
+	if (c->sc)
+		return CELL(SBX_ENF_KERNEL,
+			    "seccomp deny list; syscalls newer than "
+			    "the filter are allowed");
+	return CELL(SBX_ENF_NONE, "no seccomp");
+}
+
+static struct cell row_outlive(const struct plan *c)
+{
+	if (c->full)
+		return CELL(SBX_ENF_KERNEL,
+			    "pid namespace: all die with its pid 1");
+	if (c->abi >= 6)
+		return CELL(SBX_ENF_LAUNCHER,
+			    "child subreaper: the supervisor kills "
+			    "what is left; Landlock signal scope shields it");
+	return CELL(SBX_ENF_NONE,
+		    "the sandbox can kill the supervisor first: same "
+		    "uid, no signal scope before Landlock ABI 6");
+}
+
+static struct cell row_env(const struct plan *c)
+{
+	return CELL(SBX_ENF_LAUNCHER,
+		    "built from env.keep and env.drop before exec");
+}
+
+static struct cell row_suffix(const struct plan *c)
+{
+	if (c->p->limits.fsize)
+		return CELL(SBX_ENF_ADVISORY,
+			    "shim only; RLIMIT_FSIZE caps every "
+			    "file (kernel)");
+	return CELL(SBX_ENF_ADVISORY,
+		    "shim only: static programs and raw syscalls "
+		    "bypass it");
+}
+
+static struct cell row_exec(const struct plan *c)
+{
+	return CELL(SBX_ENF_ADVISORY,
+		    "shim only: static programs and raw execve(2) "
+		    "bypass it");
+}
+
+static const struct plan_row {
+	const char *what;
+	struct cell (*fn)(const struct plan *);
+} plan_rows[] = {
+	{ "hidden paths (contents)", row_hidden },
+	{ "hidden paths (names, stat metadata)", row_hidden_meta },
+	{ "read-only system", row_readonly },
+	{ "chmod/chown/xattr/utimes outside rw roots", row_attrs },
+	{ "writable roots", row_writable },
+	{ "protected paths inside writable roots", row_protect },
+	{ "private /tmp", row_tmp },
+	{ "other terminals, shared memory, SysV IPC", row_devices },
+	{ "process count (fork bombs)", row_nproc },
+	{ "network", row_net },
+	{ "pathname unix sockets", row_unix_path },
+	{ "abstract unix sockets", row_unix_abstract },
+	{ "signals to outside processes", row_signals },
+	{ "ptrace/memory of outside processes", row_ptrace },
+	{ "/proc of outside processes", row_proc },
+	{ "terminal injection (TIOCSTI, TIOCLINUX)", row_tiocsti },
+	{ "nested namespaces, mount", row_nested },
+	{ "kernel attack surface (bpf, keyctl, ...)", row_surface },
+	{ "processes outliving the command", row_outlive },
+	{ "environment scrubbing", row_env },
+	{ "suffix and size rules", row_suffix },
+	{ "exec deny rules", row_exec },
+};
+
+/* Is any hidden path below a writable root?  Landlock-only mode then
+ * takes the right to create entries from the directories above it. */
+static int plan_hide_in_rw(const struct sbx_policy *p)
+{
+	for (size_t i = 0; i < p->nrules; i++)
+		for (size_t j = 0; j < p->nrules; j++)
+			if (p->rules[i].mode == SBX_HIDE &&
+			    p->rules[j].mode == SBX_RW &&
+			    p->rules[i].rootlen > p->rules[j].rootlen &&
+			    sbx_path_within(p->rules[i].root, p->rules[j].root,
+					    p->rules[j].rootlen))
+				return 1;
+	return 0;
+}
+
+__attribute__((format(printf, 2, 3))) static void note(struct sbx_plan *out,
+						       const char *fmt, ...)
+{
+	va_list ap;
+
+	if (out->nnotes >= SBX_PLAN_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out->notes[out->nnotes++], sizeof out->notes[0], fmt, ap);
+	va_end(ap);
+}
+
+static void plan_notes(struct sbx_plan *out, const struct plan *c,
+		       const struct sbx_features *f)
+{
+	if (f && !f->landlock_abi)
+		note(out, "Landlock: %s", f->landlock_why);
+	if (f && !f->userns)
+		note(out, "user namespaces: %s", f->userns_why);
+	if (f && !f->seccomp)
+		note(out, "seccomp filters are not available");
+	if (!c->full && c->abi < 4 &&
+	    (c->p->net == SBX_NET_OFF || c->p->net == SBX_NET_FILTERED))
+		note(out,
+		     "Landlock ABI %d has no TCP rules: "
+		     "sbx_landlock_apply() refuses network = %s in "
+		     "landlock-only mode; only the seccomp socket filter "
+		     "would hold",
+		     c->abi, sbx_net_name(c->p->net));
+	if (!c->full && plan_hide_in_rw(c->p))
+		note(out, "directories on the way to a hidden path "
+			  "inside a writable root accept no new entries in "
+			  "landlock-only mode");
+}
+
+void sbx_linux_plan(const struct sbx_policy *p, enum sbx_kmode mode,
+		    const struct sbx_features *f, struct sbx_plan *out)
+{
+	struct plan c;
+
+	memset(out, 0, sizeof *out);
+	c.p = p;
+	c.full = mode == SBX_KMODE_FULL;
+	/* Without a probe assume the least the mode can run with. */
+	c.abi = f ? f->landlock_abi : !c.full;
+	c.sc = f ? f->seccomp : 1;
+	snprintf(out->head, sizeof out->head,
+		 "mode %s; Landlock ABI %d; seccomp %s; user namespaces %s",
+		 c.full ? "full" : "landlock-only", c.abi, c.sc ? "yes" : "no",
+		 f ? (f->userns ? "yes" : "no") : "unknown");
+	for (size_t i = 0; i < sizeof plan_rows / sizeof plan_rows[0] &&
+			   out->nrows < SBX_PLAN_MAX_ROWS;
+	     i++) {
+		struct cell x = plan_rows[i].fn(&c);
+
+		out->rows[out->nrows++] =
+			(struct sbx_plan_row){ plan_rows[i].what, x.e, x.how };
+	}
+	plan_notes(out, &c, f);
+}

@@ -1,0 +1,140 @@
+/*
+ * reaper.c - pid 1 of full mode and the keeper of landlock-only mode
+ * (spawn.h): the process between the supervisor and the command that
+ * reaps everything, forwards signals, passes the command's wait status up
+ * and, without a pid namespace, takes the rest of the tree down with it.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "spawn.h"
+
+int sbx_exit_code(int st)
+{
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 125;
+}
+
+static void forward(pid_t pid, int sig)
+{
+	/* The command leads its own process group after setsid(); with
+	 * keep_tty it does not, and only the process itself is signalled. */
+	if (kill(-pid, sig) < 0)
+		kill(pid, sig);
+}
+
+/* The signals the supervisor and the in-sandbox reaper wait for. */
+void sbx_waited_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
+/* Reap everything (orphans reparent to us: pid 1 of the namespace, or a
+ * child subreaper); when the command exits, hand its wait status up and
+ * exit.  In full mode the kernel then kills every process left in the pid
+ * namespace; the keeper kills what is left itself, and also does so when
+ * the supervisor dies (its parent-death signal, SIGUSR2), which a pid
+ * namespace would have done for us.  Signals arrive through the mask
+ * inherited from the supervisor.  Terminal-generated ones (SI_KERNEL) are
+ * not forwarded: the supervisor forwards those itself, or with keep_tty
+ * the command got them from the terminal directly. */
+static void __attribute__((noreturn))
+reaper_loop(const struct sup *s, pid_t cmd, int keeper)
+{
+	sigset_t set;
+	siginfo_t si;
+	pid_t p;
+	int st;
+
+	sbx_waited_signals(&set);
+	if (keeper)
+		sigaddset(&set, SIGUSR2);
+	for (;;) {
+		if (sigwaitinfo(&set, &si) < 0)
+			continue;
+		if (keeper &&
+		    (si.si_signo == SIGUSR2 || getppid() != s->self)) {
+			sbx_kill_tree(getpid(), 0, 1, NULL, NULL);
+			_exit(125);
+		}
+		if (si.si_signo != SIGCHLD) {
+			if (si.si_code != SI_KERNEL)
+				forward(cmd, si.si_signo);
+			continue;
+		}
+		while ((p = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
+			if (p != cmd)
+				continue;
+			sbx_chan_put(s->chan[1], MSG_STATUS, st, NULL);
+			if (keeper)
+				sbx_kill_tree(getpid(), 0, 1, NULL, NULL);
+			_exit(sbx_exit_code(st));
+		}
+	}
+}
+
+void sbx_pid1_main(const struct sup *s)
+{
+	pid_t cmd;
+	char go;
+
+	/* Die with the supervisor.  getppid() is 0 across a pid namespace,
+	 * so it cannot tell whether the supervisor died before this was
+	 * armed; the sync pipe can: it reads EOF then. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || sbx_child_fds(s, 1) < 0 ||
+	    read(s->sync[0], &go, 1) != 1)
+		_exit(125);
+	close(s->sync[0]);
+	/* The maps are written; from now on no process outside may open
+	 * our /proc entries (root, fd, mem) or ptrace us. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	sbx_pid1_setup(s);
+	cmd = fork();
+	if (cmd == 0)
+		sbx_cmd_main(s);
+	if (cmd < 0) {
+		sbx_chan_say(s->chan[1], MSG_FAIL, "sandbox: fork: %m");
+		_exit(125);
+	}
+	reaper_loop(s, cmd, 0);
+}
+
+/* Landlock-only mode has no pid namespace to end the tree, so a keeper
+ * process stands in for pid 1: a child subreaper (orphans of the command
+ * reparent to it, not to init) that holds no Landlock domain and no
+ * secrets, whose parent-death signal makes it kill the whole tree when
+ * the supervisor is killed (PRC-04).  Landlock's signal scope keeps the
+ * command from signalling it; no_new_privs, ptrace and non-dumpable keep
+ * it from being traced. */
+void sbx_keeper_main(const struct sup *s)
+{
+	sigset_t usr2;
+	pid_t cmd;
+
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	if (sigprocmask(SIG_BLOCK, &usr2, NULL) < 0 ||
+	    prctl(PR_SET_PDEATHSIG, SIGUSR2) < 0 || getppid() != s->self ||
+	    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0 ||
+	    sbx_child_fds(s, 0) < 0)
+		_exit(125);
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	cmd = fork();
+	if (cmd == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		sbx_cmd_main(s);
+	}
+	if (cmd < 0) {
+		sbx_chan_say(s->chan[1], MSG_FAIL, "sandbox: fork: %m");
+		_exit(125);
+	}
+	reaper_loop(s, cmd, 1);
+}

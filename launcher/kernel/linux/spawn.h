@@ -1,0 +1,131 @@
+/*
+ * spawn.h - starting one command in the sandbox and supervising its whole
+ * tree (DESIGN §7 layers 1 and 4, §9 exit codes): what the three parts of
+ * sbx_linux_launch() share.
+ *
+ * Process shapes:
+ *
+ *   full mode       supervisor ── pid 1 (new user+mount+pid+ipc[+net] ns)
+ *                                   └── command
+ *   landlock-only   supervisor ── keeper (child subreaper)
+ *                                   └── command
+ *
+ *   supervisor.c  the parent: prepares descriptors and signals, starts
+ *                 pid 1 or the keeper, and runs the loop until the tree is
+ *                 gone (sbx_linux_launch);
+ *   reaper.c      pid 1 and the keeper: fork the command, reap, forward
+ *                 signals, pass its wait status up;
+ *   child.c       everything in the children before exec: pid 1's mount
+ *                 view, descriptors, limits, capabilities, Landlock, the
+ *                 report socket, seccomp, exec;
+ *   proctree.c    finding and killing the sandbox's processes where no
+ *                 pid namespace does it (landlock-only mode).
+ *
+ * The command process does the same in both modes: setsid, limits,
+ * no_new_privs, capabilities dropped, Landlock, seccomp, exec.  pid 1
+ * builds the mount view first.  pid 1 and the keeper fork the command and
+ * reap; when the command exits they pass its wait status up and exit.  In
+ * full mode the kernel then kills whatever is left in the pid namespace;
+ * the keeper, a child subreaper that every orphan reparents to, kills the
+ * rest itself, and does so too when the supervisor dies.  Either way
+ * nothing the command started survives it (PRC-03, PRC-04).
+ *
+ * Everything the children have to say before exec travels over one
+ * SOCK_SEQPACKET socketpair, the channel: a layer that failed (fail closed:
+ * nothing runs and the launch returns -1), a layer that is missing under
+ * fallback = warn, the errno of a failed exec, the reaper's report of the
+ * command's wait status, and the bound report socket (SCM_RIGHTS).  The
+ * children's end is close-on-exec, so the command never holds it.
+ */
+#ifndef SBX_SPAWN_H
+#define SBX_SPAWN_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "linux.h"
+
+/* Channel messages, children -> supervisor. */
+enum {
+	MSG_FAIL = 1, /* text: layer and reason; nothing will run */
+	MSG_WARN, /* text: what is not enforced (fallback warn) */
+	MSG_EXEC, /* val: errno of the failed exec */
+	MSG_STATUS, /* val: the command's wait status, from pid 1 */
+	MSG_REPORT, /* SCM_RIGHTS: the bound report socket */
+};
+
+struct chan_msg {
+	int kind;
+	int val;
+	char text[960];
+};
+
+/* The supervisor's poll set, one fixed slot each; -1 = inactive. */
+/* P_CHILD is a pidfd of our child: SIGCHLD is process-directed, and with
+ * sbx_run() in several threads another thread's signalfd may take it. */
+enum { P_SIG, P_CHAN, P_REPORT, P_IN, P_OUT, P_ERR, P_CHILD, P_N };
+
+/* One launch.  The children get a copy (fork) and only read it. */
+struct sup {
+	struct sbx_launch *l;
+	struct sbx_exit *x;
+	struct sbx_err *err;
+	enum sbx_kmode mode;
+	char report_name[64];
+	int chan[2]; /* [0] supervisor, [1] children until exec */
+	int sync[2]; /* full mode: the "maps written, go" byte */
+	int cfd[3]; /* dup'ed onto 0, 1, 2 in the child, or -1 */
+	int cpipe[3]; /* our pipe ends that belong to the child */
+	int fd[P_N];
+	sigset_t oldmask;
+	struct sigaction oldchld;
+	int signals_set;
+	int old_dumpable, old_subreaper, subreaper_set;
+	pid_t self, child;
+	unsigned long long child_start; /* clock ticks since boot */
+	int child_done, child_status;
+	int cmd_status_known, cmd_status;
+	int failed, clone_failed, exec_errno, timed_out;
+	size_t in_off;
+	uint64_t t0, t_end, deadline;
+};
+
+/* ----------------------------------------------------------- child.c */
+
+/* One message on the channel; errno is preserved. */
+void sbx_chan_put(int fd, int kind, int val, const char *text);
+void sbx_chan_say(int fd, int kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A layer could not be applied: under fallback = warn say what is not
+ * enforced and go on, otherwise fail closed (the child exits 125). */
+void sbx_layer_failed(const struct sup *s, const char *layer,
+		      const struct sbx_err *e);
+/* Stdio onto 0-2, every other descriptor closed but the channel (and,
+ * with keep_sync, pid 1's sync pipe). */
+int sbx_child_fds(const struct sup *s, int keep_sync);
+/* pid 1's set-up: mount view, loopback, capabilities dropped. */
+void sbx_pid1_setup(const struct sup *s);
+/* The command process: the layers, then exec; never returns. */
+void sbx_cmd_main(const struct sup *s) __attribute__((noreturn));
+
+/* ---------------------------------------------------------- reaper.c */
+
+/* What sbxrun exits with for a wait status (128 + signal, or the code). */
+int sbx_exit_code(int st);
+/* The signals the supervisor and the in-sandbox reaper wait for. */
+void sbx_waited_signals(sigset_t *set);
+void sbx_pid1_main(const struct sup *s) __attribute__((noreturn));
+void sbx_keeper_main(const struct sup *s) __attribute__((noreturn));
+
+/* -------------------------------------------------------- proctree.c */
+
+/* Fields 4 (ppid) and 22 (starttime) of /proc/PID/stat. */
+int sbx_proc_stat(pid_t pid, pid_t *ppid, unsigned long long *start);
+/* Kill every process of the sandbox below root (see proctree.c);
+ * reaped (may be NULL) hears about each child of root it reaps. */
+void sbx_kill_tree(pid_t root, unsigned long long min_start, int all_ours,
+		   void (*reaped)(struct sup *, pid_t, int), struct sup *s);
+
+#endif

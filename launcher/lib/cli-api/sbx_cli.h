@@ -1,0 +1,85 @@
+/*
+ * sbx_cli.h - the libsbx entry points only the sbxrun CLI uses.
+ *
+ * The CLI (launcher/cli) is built on include/sbx.h and this header alone:
+ * its include path has no core/, library or kernel folder, so it cannot
+ * reach policy internals (tests/cli/layout.bats checks that a CLI file
+ * including one does not compile).  What sbxrun shows or manages beyond
+ * the public API comes from here: the text of --list-paths, --dry-run and
+ * --status, the per-project conf (--add-path, --remove-path, --trust,
+ * --edit), and the refusal summary and JSON report file.
+ *
+ * Same conventions as sbx.h: errors go to a caller's errbuf, text comes
+ * back malloc'ed (the caller frees it; NULL: out of memory), nothing is
+ * printed.  Not exported from libsbx.so: the CLI links libsbx.a.
+ */
+#ifndef SBX_CLI_API_H
+#define SBX_CLI_API_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#include "sbx.h"
+
+/* ------------------------------------------------------------ showing */
+
+/* --list-paths: every effective path rule, sorted, with its source. */
+char *sbx_cli_list_paths(const sbx_t *s);
+/* --dry-run: the effective policy and the kernel plan. */
+char *sbx_cli_dry_run(const sbx_t *s);
+/* --status: the kernel features, the mode opts would get, and (when
+ * there is one and the policy loads) its plan.  Returns 0, or -1 when no
+ * mode is available (the text says why); *text is NULL without memory. */
+int sbx_cli_status(const struct sbx_opts *opts, char **text);
+
+/* What the CLI says about a loaded policy. */
+struct sbx_cli_info {
+	const char *profile; /* the profile in force */
+	const char *project; /* the project directory */
+	const char *cache_dir; /* build profile: where caches go, or NULL */
+};
+void sbx_cli_info(const sbx_t *s, struct sbx_cli_info *info);
+
+/* ------------------------------------------------------ per-project conf */
+
+/* Where the confs of one project live. */
+struct sbx_locs {
+	char home[PATH_MAX];
+	char config_dir[PATH_MAX]; /* $XDG_CONFIG_HOME/sbxrun */
+	char system_conf[PATH_MAX];
+	char project[PATH_MAX]; /* realpath of the project dir */
+	char project_hash[17]; /* XXH3-64, 16 hex digits */
+	char project_conf[PATH_MAX]; /* .../projects/<hash>.conf */
+	char inrepo_conf[PATH_MAX]; /* <project>/.sbxrun.conf */
+	char trust_file[PATH_MAX]; /* .../trust/<hash> */
+	char cache_dir[PATH_MAX]; /* ~/.cache/sbxrun/build/<hash> */
+	char profile_dir[PATH_MAX]; /* shipped profiles */
+};
+
+/* Each returns 0, or -1 with errbuf filled. */
+int sbx_cli_locate(struct sbx_locs *l, const struct sbx_opts *opts,
+		   char *errbuf, size_t errlen);
+/* Add root with mode (rw, ro, hide) to the per-project conf, replacing
+ * an entry for the same root. */
+int sbx_cli_add_path(const struct sbx_locs *l, const char *root,
+		     const char *mode, char *errbuf, size_t errlen);
+int sbx_cli_remove_path(const struct sbx_locs *l, const char *root,
+			char *errbuf, size_t errlen);
+/* Trust the in-repo .sbxrun.conf as it is now (it must parse). */
+int sbx_cli_trust(const struct sbx_locs *l, char *errbuf, size_t errlen);
+/* --edit: create the per-project conf with text unless it exists. */
+int sbx_cli_conf_create(const struct sbx_locs *l, const char *text,
+			char *errbuf, size_t errlen);
+
+/* -------------------------------------------------------------- report */
+
+/* The stderr summary of a run's refusals; "" when there were none. */
+char *sbx_cli_summary(const struct sbx_result *r);
+/* Open the --report file before the run ("-": a dup of stdout), so the
+ * command cannot redirect it.  The fd, or -1 with errno. */
+int sbx_cli_report_open(const char *path);
+/* Write the JSON report to fd: 0, or -1 with errno. */
+int sbx_cli_report_write(int fd, const struct sbx_result *r,
+			 char *const argv[]);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * env.h - the environment a sandboxed command sees (DESIGN §6): the
+ * caller's, scrubbed by the policy's env.keep and env.drop, plus the
+ * sandbox's own variables.  The one place that builds it; the kernel
+ * backend passes it to execve as it is.
+ */
+#ifndef SBX_ENV_H
+#define SBX_ENV_H
+
+#include <stddef.h>
+
+#include "policy.h"
+
+/* The sandbox's own variables, besides SBXRUN=1 and SBXRUN_NET. */
+struct sbx_env_vars {
+	const char *shim; /* libsbxshim.so: LD_PRELOAD, or NULL */
+	const char *policy_file; /* SBXRUN_POLICY, or NULL */
+	const char *report_addr; /* SBXRUN_REPORT, or NULL */
+};
+
+struct sbx_env {
+	char **v; /* NULL-terminated, for execve */
+	char **own; /* the strings made here */
+	size_t n, nown;
+};
+
+/*
+ * Build it from the caller's environment (from; NULL: none):
+ *   - each NAME=value of from that the policy passes (sbx_policy_env_pass),
+ *     except the variables set below, which replace inherited ones (a
+ *     nested sbxrun must not pass the outer sandbox's on as its own);
+ *   - the build profile's cache variables, pointed at p->cache_dir;
+ *   - SBXRUN=1, SBXRUN_NET=off|on|filtered (what the internet is to the
+ *     command: loopback is "off"), SBXRUN_REPORT, SBXRUN_POLICY;
+ *   - LD_PRELOAD with the shim first, then any preloads the policy kept.
+ * 0, or -1 with err (out of memory).
+ */
+int sbx_env_build(struct sbx_env *e, const struct sbx_policy *p,
+		  char *const *from, const struct sbx_env_vars *x,
+		  struct sbx_err *err);
+void sbx_env_free(struct sbx_env *e);
+
+/* The value of SBXRUN_NET for a network mode. */
+const char *sbx_env_net(enum sbx_net net);
+
+#endif

@@ -1,0 +1,195 @@
+/*
+ * show.c - what sbxrun shows about a policy without running anything:
+ * the effective rules (--list-paths, --dry-run) and the kernel plan of
+ * the backend (--dry-run, --status), as text for the caller to print.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "explain.h"
+#include "kernel.h"
+#include "text.h"
+
+static void show_rule(struct sbx_text *t, const struct sbx_path_rule *r)
+{
+	char src[600];
+
+	sbx_src_format(src, sizeof(src), r->src);
+	sbx_text_add(t, "%-5s %s", sbx_pmode_name(r->mode), r->root);
+	if (r->flags & SBX_RF_PROTECT)
+		sbx_text_add(t, "  [protected]");
+	if (r->flags & SBX_RF_PROJECT)
+		sbx_text_add(t, "  [project]");
+	if (r->flags & SBX_RF_TMP)
+		sbx_text_add(t, "  [private /tmp]");
+	for (size_t i = 0; i < r->nsuffixes; i++)
+		sbx_text_add(t, "%s%s",
+			     i ? "," : "  suffixes=", r->suffixes[i]);
+	if (r->max_file_bytes)
+		sbx_text_add(t, "  max_file_bytes=%llu",
+			     (unsigned long long)r->max_file_bytes);
+	sbx_text_add(t, "  (%s)\n", src);
+}
+
+static int rule_cmp(const void *a, const void *b)
+{
+	const struct sbx_path_rule *x = a, *y = b;
+
+	return strcmp(x->root, y->root);
+}
+
+char *sbx_cli_list_paths(const sbx_t *s)
+{
+	const struct sbx_policy *p = &s->pol;
+	struct sbx_path_rule *v = malloc(p->nrules * sizeof(*v) + 1);
+	struct sbx_text t = { 0 };
+
+	if (!v)
+		return NULL;
+	memcpy(v, p->rules, p->nrules * sizeof(*v));
+	qsort(v, p->nrules, sizeof(*v), rule_cmp);
+	sbx_text_add(&t, "# profile %s, project %s\n", p->profile, p->project);
+	for (size_t i = 0; i < p->nrules; i++)
+		show_rule(&t, &v[i]);
+	free(v);
+	return sbx_text_take(&t);
+}
+
+static void show_limits(struct sbx_text *t, const struct sbx_policy *p)
+{
+	sbx_text_add(t,
+		     "\nlimits: timeout=%llus cpu=%llus memory=%llu "
+		     "nofile=%llu nproc=%llu fsize=%llu\nfallback: %s\n",
+		     (unsigned long long)p->limits.timeout,
+		     (unsigned long long)p->limits.cpu,
+		     (unsigned long long)p->limits.memory,
+		     (unsigned long long)p->limits.nofile,
+		     (unsigned long long)p->limits.nproc,
+		     (unsigned long long)p->limits.fsize,
+		     p->fallback == SBX_FALLBACK_WARN ? "warn" : "deny");
+	if (p->redirect_caches)
+		sbx_text_add(t, "caches redirected to: %s\n", p->cache_dir);
+}
+
+static void show_policy(struct sbx_text *t, const struct sbx_policy *p)
+{
+	char src[600];
+
+	sbx_text_add(t, "profile: %s\nproject: %s\n\npaths:\n", p->profile,
+		     p->project);
+	for (size_t i = 0; i < p->nrules; i++) {
+		sbx_text_add(t, "  ");
+		show_rule(t, &p->rules[i]);
+	}
+	sbx_src_format(src, sizeof(src), p->net_src);
+	sbx_text_add(t, "\nnetwork: %s (%s)\n", sbx_net_name(p->net), src);
+	for (size_t i = 0; i < p->nallow; i++)
+		sbx_text_add(t, "  allow %s\n", p->allow[i].text);
+	for (size_t i = 0; i < p->unix_sockets.n; i++)
+		sbx_text_add(t, "  unix socket %s\n", p->unix_sockets.v[i]);
+	sbx_text_add(t, "\nexec deny rules: %zu\n", p->nexec);
+	for (size_t i = 0; i < p->nexec; i++)
+		sbx_text_add(t, "  %s%s: %s\n", p->exec[i].program,
+			     p->exec[i].nargs ? " (with args)" : "",
+			     p->exec[i].reason);
+	show_limits(t, p);
+}
+
+static const char *enf_label(enum sbx_enf e)
+{
+	switch (e) {
+	case SBX_ENF_KERNEL: return "kernel";
+	case SBX_ENF_ADVISORY: return "advisory";
+	case SBX_ENF_NONE: return "not enforced";
+	case SBX_ENF_LAUNCHER: return "launcher";
+	case SBX_ENF_PARTIAL: return "partial";
+	}
+	return "?";
+}
+
+static void show_plan(struct sbx_text *t, const struct sbx_policy *p,
+		      enum sbx_kmode mode, const struct sbx_features *f)
+{
+	struct sbx_plan *plan = malloc(sizeof(*plan));
+
+	if (!plan) {
+		t->bad = 1;
+		return;
+	}
+	sbx_backend()->plan(p, mode, f, plan);
+	sbx_text_add(t, "kernel plan: %s\n", plan->head);
+	for (size_t i = 0; i < plan->nrows; i++)
+		sbx_text_add(t, "  %-42s %s (%s)\n", plan->rows[i].what,
+			     enf_label(plan->rows[i].enf), plan->rows[i].how);
+	for (size_t i = 0; i < plan->nnotes; i++)
+		sbx_text_add(t, "  note: %s\n", plan->notes[i]);
+	free(plan);
+}
+
+char *sbx_cli_dry_run(const sbx_t *s)
+{
+	const struct sbx_backend *b = sbx_backend();
+	struct sbx_text t = { 0 };
+	struct sbx_features *f = b->probe(0);
+	struct sbx_err err;
+	enum sbx_kmode mode;
+
+	if (!f)
+		return NULL;
+	show_policy(&t, &s->pol);
+	if (b->resolve(s->mode, f, &mode, &err) < 0) {
+		sbx_text_add(&t, "\nkernel plan: none: %s\n", err.msg);
+		mode = b->fallback(f);
+	}
+	sbx_text_add(&t, "\nkernel plan (%s mode):\n", b->mode_name(mode));
+	show_plan(&t, &s->pol, mode, f);
+	free(f);
+	return sbx_text_take(&t);
+}
+
+static void show_features(struct sbx_text *t, const struct sbx_features *f)
+{
+	struct sbx_feature_line v[SBX_MAX_FEATURE_LINES];
+	size_t n = sbx_backend()->feature_lines(f, v, SBX_MAX_FEATURE_LINES);
+
+	for (size_t i = 0; i < n; i++)
+		sbx_text_add(t, "%s: %s%s%s%s\n", v[i].name,
+			     v[i].have ? "yes" : "no",
+			     !v[i].detail[0] ? ""
+			     : v[i].have     ? " ("
+					     : " -- ",
+			     v[i].detail,
+			     v[i].have && v[i].detail[0] ? ")" : "");
+}
+
+int sbx_cli_status(const struct sbx_opts *o, char **text)
+{
+	const struct sbx_backend *b = sbx_backend();
+	struct sbx_text t = { 0 };
+	struct sbx_features *f = b->probe(0);
+	struct sbx_err err;
+	enum sbx_kmode mode;
+	sbx_t *s = NULL;
+	int ok;
+
+	*text = NULL;
+	if (!f)
+		return -1;
+	sbx_text_add(&t, "sbxrun %s\n", sbx_version());
+	show_features(&t, f);
+	ok = b->resolve(o ? (enum sbx_kmode)o->mode : SBX_KMODE_AUTO, f, &mode,
+			&err) == 0;
+	if (ok)
+		sbx_text_add(&t, "mode: %s\n", b->mode_name(mode));
+	else
+		sbx_text_add(&t, "mode: none: %s\n", err.msg);
+	if (ok && sbx_open(&s, o, NULL, 0) == SBX_OK) {
+		sbx_text_add(&t, "\n");
+		show_plan(&t, &s->pol, mode, f);
+		sbx_close(s);
+	}
+	free(f);
+	*text = sbx_text_take(&t);
+	return ok ? 0 : -1;
+}
