@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "policy.h"
+#include "netallow.h"
 
 static int fail(struct sbx_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -105,6 +106,7 @@ void sbx_policy_free(struct sbx_policy *p)
 		free(p->allow[i].host);
 	}
 	free(p->allow);
+	sbx_net_presets_free(p);
 	strv_free(&p->protect);
 	strv_free(&p->unix_sockets);
 	strv_free(&p->env_keep);
