@@ -199,8 +199,8 @@ enum sbx_addr_class sbx_ip_class(const struct sbx_ip *ip, int *range_prefix)
 			/* the embedded range, as a prefix of the v6 address
 			 * (6to4 puts it in bits 16-47) */
 			if (range_prefix)
-				*range_prefix =
-					base == 96 ? 96 + pfx : 16 + pfx;
+				*range_prefix = base == 96 ? 96 + pfx
+							   : 16 + pfx;
 			return c;
 		}
 	}
@@ -255,8 +255,7 @@ static int name_ok(const char *h, size_t n)
 	return label > 0 && digits < label;
 }
 
-int sbx_net_host_parse(const char *in, char *out, size_t sz,
-		       struct sbx_ip *ip)
+int sbx_net_host_parse(const char *in, char *out, size_t sz, struct sbx_ip *ip)
 {
 	size_t n = strlen(in);
 

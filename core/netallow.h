@@ -82,8 +82,7 @@ const char *sbx_addr_class_text(enum sbx_addr_class c);
  * 2 for an address literal (ip filled), -1 for neither: bad characters,
  * empty labels, a last label of digits only (which resolvers read as a
  * number: "2130706433", "127.1"), too long. */
-int sbx_net_host_parse(const char *in, char *out, size_t sz,
-		       struct sbx_ip *ip);
+int sbx_net_host_parse(const char *in, char *out, size_t sz, struct sbx_ip *ip);
 
 enum sbx_net_why {
 	SBX_NETW_ALLOW = 0,

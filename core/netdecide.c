@@ -19,7 +19,8 @@ static int name_match(const char *pat, const char *name)
 	size_t nl = strlen(name), pl = strlen(pat);
 
 	if (pat[0] == '*' && pat[1] == '.')
-		return nl > pl - 1 && strcasecmp(name + nl - (pl - 1), pat + 1) == 0;
+		return nl > pl - 1 &&
+		       strcasecmp(name + nl - (pl - 1), pat + 1) == 0;
 	return strcasecmp(name, pat) == 0;
 }
 
@@ -78,7 +79,8 @@ static struct sbx_net_decision by_address(const struct sbx_policy *p,
 	for (size_t i = 0; i < p->nallow; i++) {
 		const struct sbx_net_allow *r = &p->allow[i];
 
-		if (!rule_has(r, ip, &eff) || (cls != SBX_AC_PUBLIC && eff < cpfx))
+		if (!rule_has(r, ip, &eff) ||
+		    (cls != SBX_AC_PUBLIC && eff < cpfx))
 			continue;
 		if (port_ok(r, port))
 			return verdict(SBX_NETW_ALLOW, cls, r);
@@ -155,7 +157,8 @@ static void target(char *buf, size_t sz, const char *host, uint16_t port)
 	size_t j = 0;
 
 	if (kind > 0) {
-		snprintf(buf, sz, kind == 2 && ip.af == AF_INET6 ? "[%s]:%u" : "%s:%u",
+		snprintf(buf, sz,
+			 kind == 2 && ip.af == AF_INET6 ? "[%s]:%u" : "%s:%u",
 			 h, port);
 		return;
 	}
@@ -263,11 +266,12 @@ static void explain_refusal(char *buf, size_t sz, const struct sbx_policy *p,
 			 tgt, rule, d.rule->port, fix);
 		break;
 	case SBX_NETW_ADDR:
-		snprintf(buf, sz,
-			 "sbxrun: network: %s is not in the allow-list "
-			 "(addresses must be listed by address; rule: network "
-			 "filtered by %s, allowed: %s); to allow: sbxrun --net %s",
-			 tgt, src, list, fix);
+		snprintf(
+			buf, sz,
+			"sbxrun: network: %s is not in the allow-list "
+			"(addresses must be listed by address; rule: network "
+			"filtered by %s, allowed: %s); to allow: sbxrun --net %s",
+			tgt, src, list, fix);
 		break;
 	case SBX_NETW_CLASS:
 		snprintf(buf, sz,

@@ -6,8 +6,9 @@ set -eu
 
 PKGS="build-essential pkg-config clang libclang-rt-14-dev
 libconfig-dev libxxhash-dev libseccomp-dev libjansson-dev libcmocka-dev
+libc-ares-dev libhttp-parser-dev
 bats jq git make python3 busybox-static bubblewrap iproute2 procps util-linux
-passwd tar"
+passwd tar curl openssl"
 
 missing=""
 for p in $PKGS; do

@@ -126,11 +126,10 @@ static void test_classes(void **state)
  * numbers: the host parser refuses those as names too). */
 static void test_ip_parse(void **state)
 {
-	static const char *const no[] = { "0x7f.1",      "2130706433",
-					  "127.1",       "127.0.0.1.",
-					  "fe80::1%eth0", "[::1",
-					  "1.2.3.4/8",   "",
-					  "[]",          "01.02.03.04x" };
+	static const char *const no[] = {
+		"0x7f.1", "2130706433", "127.1", "127.0.0.1.", "fe80::1%eth0",
+		"[::1",	  "1.2.3.4/8",	"",	 "[]",	       "01.02.03.04x"
+	};
 	struct sbx_ip ip;
 	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6,
 				   .sin6_port = htons(443) };
@@ -270,17 +269,14 @@ static const struct drow {
 	{ "example.com", "example.com", 443, "100.64.1.1", SBX_NETW_CLASS },
 	{ "example.com", "example.com", 443, "fd12::1", SBX_NETW_CLASS },
 	{ "example.com", "example.com", 443, "224.0.0.1", SBX_NETW_CLASS },
-	{ "example.com", "example.com", 443, "64:ff9b::a00:1",
-	  SBX_NETW_CLASS },
-	{ "example.com", "example.com", 80, "169.254.169.254",
-	  SBX_NETW_NEVER },
+	{ "example.com", "example.com", 443, "64:ff9b::a00:1", SBX_NETW_CLASS },
+	{ "example.com", "example.com", 80, "169.254.169.254", SBX_NETW_NEVER },
 	{ "example.com", "example.com", 80, "169.254.1.1", SBX_NETW_NEVER },
 	{ "example.com", "example.com", 80, "fe80::1", SBX_NETW_NEVER },
 	{ "example.com", "example.com", 80, "fd00:ec2::254", SBX_NETW_NEVER },
 	{ "example.com", "example.com", 80, "::ffff:169.254.169.254",
 	  SBX_NETW_NEVER },
-	{ "example.com", "example.com", 80, "100.100.100.200",
-	  SBX_NETW_NEVER },
+	{ "example.com", "example.com", 80, "100.100.100.200", SBX_NETW_NEVER },
 	/* ... unless listed by address, on that port */
 	{ "example.com,10.1.2.3", "example.com", 443, "10.1.2.3",
 	  SBX_NETW_ALLOW },
@@ -292,8 +288,7 @@ static const struct drow {
 	  SBX_NETW_CLASS }, /* wider than the private range */
 	{ "example.com,0.0.0.0/0", "example.com", 443, "127.0.0.1",
 	  SBX_NETW_CLASS },
-	{ "example.com,::/0", "example.com", 443, "127.0.0.1",
-	  SBX_NETW_CLASS },
+	{ "example.com,::/0", "example.com", 443, "127.0.0.1", SBX_NETW_CLASS },
 	{ "example.com,::ffff:10.0.0.0/104", "example.com", 443, "10.1.2.3",
 	  SBX_NETW_ALLOW },
 	{ "example.com,127.0.0.1:8080", "example.com", 8080, "127.0.0.1",
@@ -352,7 +347,8 @@ static void test_decisions(void **state)
 			print_error("decision row %zu: [%s] %s:%u %s: %s, "
 				    "want %s\n",
 				    i, r->allow, r->host, r->port,
-				    r->addr ? r->addr : "", sbx_net_why_kind(d.why),
+				    r->addr ? r->addr : "",
+				    sbx_net_why_kind(d.why),
 				    sbx_net_why_kind(r->why));
 			bad++;
 		}
@@ -391,8 +387,7 @@ static void test_fix_works(void **state)
 		fixes++;
 		snprintf(ov, sizeof(ov), "net=%s", fix);
 		if (sbx_conf_override(&p, ov, &err) < 0) {
-			print_error("row %zu: fix '%s': %s\n", i, fix,
-				    err.msg);
+			print_error("row %zu: fix '%s': %s\n", i, fix, err.msg);
 			bad++;
 		} else if (decide(&p, r).why != SBX_NETW_ALLOW) {
 			print_error("row %zu: fix '%s' does not allow %s:%u\n",
@@ -430,11 +425,10 @@ static void test_explanations(void **state)
 	(void)state;
 	explain("registry.npmjs.org:443", "example.invalid", 443, NULL, m,
 		sizeof(m));
-	assert_string_equal(m,
-			    "sbxrun: network: example.invalid:443 is not in "
-			    "the allow-list (rule: network filtered by "
-			    "t.conf:1, allowed: registry.npmjs.org:443); to "
-			    "allow: sbxrun --net allow:example.invalid");
+	assert_string_equal(m, "sbxrun: network: example.invalid:443 is not in "
+			       "the allow-list (rule: network filtered by "
+			       "t.conf:1, allowed: registry.npmjs.org:443); to "
+			       "allow: sbxrun --net allow:example.invalid");
 	explain("example.com:443", "Example.com", 80, NULL, m, sizeof(m));
 	assert_string_equal(m, "sbxrun: network: example.com:80 is not in the "
 			       "allow-list (rule example.com:443 from "
@@ -552,13 +546,13 @@ static void test_conf_presets(void **state)
 			sbx_net_decide_host(&p, "a.invalid", 443));
 	assert_non_null(strstr(m, "allowed: @corp, x.org)"));
 	/* redefined: later uses get the new entries, earlier ones stay */
-	assert_int_equal(sbx_conf_load_string(
-				 &p,
-				 "network = { presets = { corp = "
-				 "[ \"mirror.example\" ]; }; allow = "
-				 "[ \"@corp\" ]; };\n",
-				 "d.conf", &err),
-			 0);
+	assert_int_equal(
+		sbx_conf_load_string(&p,
+				     "network = { presets = { corp = "
+				     "[ \"mirror.example\" ]; }; allow = "
+				     "[ \"@corp\" ]; };\n",
+				     "d.conf", &err),
+		0);
 	assert_int_equal(p.nallow, 4);
 	assert_string_equal(p.allow[3].host, "mirror.example");
 	sbx_policy_free(&p);
@@ -609,8 +603,8 @@ static void test_preset_errors(void **state)
 			    0 ||
 		    strncmp(err.msg, want, strlen(want)) != 0 ||
 		    !strstr(err.msg, perows[i].msg)) {
-			print_error("preset row %zu: '%s', want '%s...%s'\n",
-				    i, err.msg, want, perows[i].msg);
+			print_error("preset row %zu: '%s', want '%s...%s'\n", i,
+				    err.msg, want, perows[i].msg);
 			bad++;
 		}
 		sbx_policy_free(&p);
