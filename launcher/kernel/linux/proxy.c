@@ -52,8 +52,8 @@ static uint64_t tagged(void *ptr, int tag)
 	return (uint64_t)(uintptr_t)ptr | (uint64_t)tag;
 }
 
-void px_watch(struct sbx_proxy *px, int fd, int tag, void *ptr,
-	      uint32_t *cur, uint32_t want)
+void px_watch(struct sbx_proxy *px, int fd, int tag, void *ptr, uint32_t *cur,
+	      uint32_t want)
 {
 	struct epoll_event ev = { .events = want };
 

@@ -32,9 +32,8 @@ static struct sbx_net_decision decide_host(struct sbx_proxy *px,
 		       : sbx_net_decide_host(px->conf.pol, host, port);
 }
 
-static struct sbx_net_decision decide_addr(struct sbx_proxy *px,
-					   const struct sbx_ip *ip,
-					   uint16_t port)
+static struct sbx_net_decision
+decide_addr(struct sbx_proxy *px, const struct sbx_ip *ip, uint16_t port)
 {
 	const struct sbx_proxy_decider *d = &px->conf.decider;
 
@@ -64,8 +63,9 @@ static void emit(struct px_conn *c, enum sbx_proxy_ev_kind kind,
 		 const char *fix)
 {
 	struct sbx_proxy *px = c->px;
-	struct sbx_proxy_event ev = { kind, proto_name(c->proto), c->host,
-				      c->port, d, addr, msg, fix };
+	struct sbx_proxy_event ev = {
+		kind, proto_name(c->proto), c->host, c->port, d, addr, msg, fix
+	};
 
 	if (px->conf.on_event)
 		px->conf.on_event(px->conf.event_ctx, &ev);
@@ -140,7 +140,8 @@ static void unreachable(struct px_conn *c, const char *why, int status,
 	char msg[1024];
 	struct sbx_net_decision ok = { SBX_NETW_ALLOW, SBX_AC_PUBLIC, NULL };
 
-	snprintf(msg, sizeof(msg), "sbxrun: network: cannot reach %s%s%s:%u: %s",
+	snprintf(msg, sizeof(msg),
+		 "sbxrun: network: cannot reach %s%s%s:%u: %s",
 		 strchr(c->host, ':') ? "[" : "", c->host,
 		 strchr(c->host, ':') ? "]" : "", c->port, why);
 	c->px->st.failed++;
@@ -224,7 +225,8 @@ static void queue_first(struct px_conn *c)
 	else if (c->proto == PR_CONNECT)
 		r |= px_dir_queue(&c->down, ok, sizeof(ok) - 1);
 	else
-		r |= px_dir_queue(&c->down, rep, px_socks_reply(rep, PX_REP_OK));
+		r |= px_dir_queue(&c->down, rep,
+				  px_socks_reply(rep, PX_REP_OK));
 	/* what the client sent after its request goes first upstream */
 	if (c->inlen > head)
 		r |= px_dir_queue(&c->up, c->in + head, c->inlen - head);
@@ -289,8 +291,7 @@ static void decide(struct px_conn *c)
 
 /* Step 2, on every address: keep those that pass; when none does, the
  * refusal names the worst one (metadata before private). */
-void px_conn_resolved(struct px_conn *c, int err, const struct sbx_ip *a,
-		      int n)
+void px_conn_resolved(struct px_conn *c, int err, const struct sbx_ip *a, int n)
 {
 	struct sbx_net_decision worst = { SBX_NETW_ALLOW, SBX_AC_PUBLIC, NULL };
 	const struct sbx_ip *worst_ip = NULL;
@@ -550,9 +551,7 @@ void px_conn_timeout(struct px_conn *c)
 {
 	switch (c->st) {
 	case S_RESOLVE:
-	case S_CONNECT:
-		unreachable(c, "timed out", 504, PX_REP_TTL);
-		break;
+	case S_CONNECT: unreachable(c, "timed out", 504, PX_REP_TTL); break;
 	default: px_conn_close(c); break;
 	}
 }

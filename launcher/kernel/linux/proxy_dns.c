@@ -47,8 +47,7 @@ struct px_dns {
 
 /* ------------------------------------------------------------ table */
 
-static int add_host(struct px_dns *d, const char *name,
-		    const struct sbx_ip *ip)
+static int add_host(struct px_dns *d, const char *name, const struct sbx_ip *ip)
 {
 	struct hent *h;
 
@@ -103,8 +102,7 @@ static int load_hosts(struct px_dns *d, const char *path, struct sbx_err *err)
 	return 0;
 }
 
-static void table_lookup(struct px_dns *d, struct px_conn *c,
-			 const char *name)
+static void table_lookup(struct px_dns *d, struct px_conn *c, const char *name)
 {
 	struct sbx_ip a[PX_MAX_ADDRS];
 	int n = 0;
@@ -118,8 +116,7 @@ static void table_lookup(struct px_dns *d, struct px_conn *c,
 
 /* ------------------------------------------------------------ c-ares */
 
-static void sock_state(void *data, ares_socket_t fd, int readable,
-		       int writable)
+static void sock_state(void *data, ares_socket_t fd, int readable, int writable)
 {
 	struct sbx_proxy *px = data;
 	struct epoll_event ev = { 0 };
@@ -141,8 +138,7 @@ static int sock_created(ares_socket_t fd, int type, void *data)
 	return 0;
 }
 
-static int channel(struct sbx_proxy *px, struct px_dns *d,
-		   struct sbx_err *err)
+static int channel(struct sbx_proxy *px, struct px_dns *d, struct sbx_err *err)
 {
 	struct ares_options o;
 	int mask = ARES_OPT_SOCK_STATE_CB | ARES_OPT_TIMEOUTMS | ARES_OPT_TRIES;
@@ -161,7 +157,8 @@ static int channel(struct sbx_proxy *px, struct px_dns *d,
 	if (r == ARES_SUCCESS)
 		r = ares_init_options(&d->ch, &o, mask);
 	if (r != ARES_SUCCESS)
-		return sbx_errf(err, 0, "proxy: resolver: %s", ares_strerror(r));
+		return sbx_errf(err, 0, "proxy: resolver: %s",
+				ares_strerror(r));
 	d->have_ch = 1;
 	ares_set_socket_callback(d->ch, sock_created, NULL);
 	if (px->conf.dns_server &&
@@ -240,10 +237,10 @@ void px_dns_event(struct sbx_proxy *px, int fd, uint32_t ev)
 
 	if (!d->have_ch)
 		return;
-	ares_process_fd(d->ch,
-			(ev & (EPOLLIN | EPOLLERR | EPOLLHUP)) ? fd
-							       : ARES_SOCKET_BAD,
-			(ev & EPOLLOUT) ? fd : ARES_SOCKET_BAD);
+	ares_process_fd(
+		d->ch,
+		(ev & (EPOLLIN | EPOLLERR | EPOLLHUP)) ? fd : ARES_SOCKET_BAD,
+		(ev & EPOLLOUT) ? fd : ARES_SOCKET_BAD);
 }
 
 int px_dns_timeout(struct sbx_proxy *px)

@@ -71,7 +71,8 @@ static int scan(const char *buf, size_t len, size_t max, struct px_http *r)
 				break; /* wait for the LF */
 			if (buf[i + 1] != '\n')
 				return fail(r, 400, "bare CR in the head");
-			if (i + 2 < len && (buf[i + 2] == ' ' || buf[i + 2] == '\t'))
+			if (i + 2 < len &&
+			    (buf[i + 2] == ' ' || buf[i + 2] == '\t'))
 				return fail(r, 400, "obsolete line folding");
 			if (i + 3 < len && buf[i + 2] == '\r' &&
 			    buf[i + 3] == '\n') {
@@ -272,7 +273,8 @@ static int dropped(const struct head *h, int i, struct span conn, int upgrade)
 		return 0;
 	if (name_is(n, "host") || name_is(n, "connection") ||
 	    name_is(n, "keep-alive") || name_is(n, "te") ||
-	    name_is(n, "trailer") || (n.n >= 6 && !strncasecmp(n.p, "proxy-", 6)))
+	    name_is(n, "trailer") ||
+	    (n.n >= 6 && !strncasecmp(n.p, "proxy-", 6)))
 		return 1;
 	if (name_is(n, "upgrade"))
 		return !upgrade;
@@ -334,6 +336,28 @@ static void forward_head(struct px_http *r, const struct head *h,
 
 /* ------------------------------------------------------------ entry */
 
+/* Debian builds http_parser without HTTP_PARSER_STRICT, which lets a
+ * space into field names: names must be tokens (RFC 9110 5.6.2). */
+static int names_ok(const struct head *h)
+{
+	static const char tchar[] = "!#$%&'*+-.^_`|~";
+
+	for (int i = 0; i < h->nh; i++) {
+		if (!h->name[i].n)
+			return 0;
+		for (size_t k = 0; k < h->name[i].n; k++) {
+			char c = h->name[i].p[k];
+
+			if (!((c >= 'a' && c <= 'z') ||
+			      (c >= 'A' && c <= 'Z') ||
+			      (c >= '0' && c <= '9') ||
+			      (c && strchr(tchar, c))))
+				return 0;
+		}
+	}
+	return 1;
+}
+
 static int run_parser(const char *buf, struct px_http *r, struct head *h,
 		      http_parser *hp)
 {
@@ -353,6 +377,8 @@ static int run_parser(const char *buf, struct px_http *r, struct head *h,
 		return fail(r, 400, "malformed request head");
 	if (hp->http_major != 1)
 		return fail(r, 400, "only HTTP/1.x");
+	if (!names_ok(h))
+		return fail(r, 400, "bad header field name");
 	return 0;
 }
 

@@ -93,8 +93,8 @@ struct sbx_proxy {
 
 /* proxy.c */
 uint64_t px_now_ms(void);
-void px_watch(struct sbx_proxy *px, int fd, int tag, void *ptr,
-	      uint32_t *cur, uint32_t want);
+void px_watch(struct sbx_proxy *px, int fd, int tag, void *ptr, uint32_t *cur,
+	      uint32_t want);
 void px_timer_set(struct px_conn *c, int list);
 void px_conn_close(struct px_conn *c);
 

@@ -87,8 +87,8 @@ struct px_socks_req {
 	unsigned char rep; /* PX_ERR: the reply code to send */
 };
 /* Request: VER CMD RSV ATYP DST.ADDR DST.PORT; only CONNECT. */
-int px_socks_request(const unsigned char *b, size_t len,
-		     struct px_socks_req *r, size_t *used);
+int px_socks_request(const unsigned char *b, size_t len, struct px_socks_req *r,
+		     size_t *used);
 /* The 10-byte reply (IPv4 0.0.0.0:0 as the bound address, which clients
  * ignore for CONNECT).  Returns its length. */
 size_t px_socks_reply(unsigned char *out, unsigned char rep);

@@ -46,8 +46,8 @@ static int creds_match(const unsigned char *u, size_t un,
 	unsigned char d = (unsigned char)(un + 1 + pn != sn);
 
 	for (size_t i = 0; i < sn; i++) {
-		unsigned char c = i < un	  ? u[i]
-				  : i == un	  ? ':'
+		unsigned char c = i < un	    ? u[i]
+				  : i == un	    ? ':'
 				  : i - un - 1 < pn ? p[i - un - 1]
 						    : 0;
 
@@ -82,8 +82,8 @@ static int req_fail(struct px_socks_req *r, unsigned char rep)
 	return PX_ERR;
 }
 
-int px_socks_request(const unsigned char *b, size_t len,
-		     struct px_socks_req *r, size_t *used)
+int px_socks_request(const unsigned char *b, size_t len, struct px_socks_req *r,
+		     size_t *used)
 {
 	size_t alen;
 
