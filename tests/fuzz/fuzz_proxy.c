@@ -43,7 +43,8 @@ static void init(void)
 	pol.net = SBX_NET_FILTERED;
 	for (size_t i = 0; i < 4; i++)
 		if (sbx_policy_add_allow(&pol, allow[i],
-					 (struct sbx_src){ "fuzz", 1 }, &err) < 0)
+					 (struct sbx_src){ "fuzz", 1 },
+					 &err) < 0)
 			abort();
 }
 
@@ -82,7 +83,8 @@ static void check_fwd(const struct px_http *r)
 	    strlen(f) != r->fwd_len)
 		abort();
 	for (size_t i = 0; i < r->fwd_len; i++)
-		if ((f[i] == '\r') != (i + 1 < r->fwd_len && f[i + 1] == '\n') ||
+		if ((f[i] == '\r') !=
+			    (i + 1 < r->fwd_len && f[i + 1] == '\n') ||
 		    (f[i] == '\n' && (i == 0 || f[i - 1] != '\r')))
 			abort();
 	for (l = f; l < end; l = strstr(l, "\r\n") + 2) {
@@ -109,8 +111,8 @@ static void check_http(const char *buf, size_t len, int r,
 		       const struct px_http *h)
 {
 	if (r == PX_ERR) {
-		if (h->status != 400 && h->status != 407 &&
-		    h->status != 431 && h->status != 503)
+		if (h->status != 400 && h->status != 407 && h->status != 431 &&
+		    h->status != 503)
 			abort();
 		return;
 	}

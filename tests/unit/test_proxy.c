@@ -48,19 +48,18 @@ static const struct hrow {
 	  PX_OK, 0, 0, "allowed.test", 80 },
 	{ "GET HTTP://Allowed.Test:8080 HTTP/1.0\r\n\r\n", PX_OK, 0, 0,
 	  "Allowed.Test", 8080 },
-	{ "POST http://[::1]:81/p HTTP/1.1\r\nContent-Length: 0\r\n\r\n",
-	  PX_OK, 0, 0, "::1", 81 },
+	{ "POST http://[::1]:81/p HTTP/1.1\r\nContent-Length: 0\r\n\r\n", PX_OK,
+	  0, 0, "::1", 81 },
 	/* incomplete */
 	{ "CONNECT allowed.test:443 HTTP/1.1\r\n", PX_MORE, 0, 0, NULL, 0 },
 	{ "CONNECT allowed.test:443 HTTP/1.1\r\n\r", PX_MORE, 0, 0, NULL, 0 },
 	{ "GET", PX_MORE, 0, 0, NULL, 0 },
 	/* refused */
-	{ "GET /x HTTP/1.1\r\nHost: allowed.test\r\n\r\n", PX_ERR, 400, 0,
-	  NULL, 0 },
+	{ "GET /x HTTP/1.1\r\nHost: allowed.test\r\n\r\n", PX_ERR, 400, 0, NULL,
+	  0 },
 	{ "GET https://allowed.test/ HTTP/1.1\r\n\r\n", PX_ERR, 400, 0, NULL,
 	  0 },
-	{ "GET ftp://allowed.test/ HTTP/1.1\r\n\r\n", PX_ERR, 400, 0, NULL,
-	  0 },
+	{ "GET ftp://allowed.test/ HTTP/1.1\r\n\r\n", PX_ERR, 400, 0, NULL, 0 },
 	{ "CONNECT allowed.test HTTP/1.1\r\n\r\n", PX_ERR, 400, 0, NULL, 0 },
 	{ "CONNECT allowed.test:0 HTTP/1.1\r\n\r\n", PX_ERR, 400, 0, NULL, 0 },
 	{ "CONNECT allowed.test:99999 HTTP/1.1\r\n\r\n", PX_ERR, 400, 0, NULL,
@@ -73,8 +72,8 @@ static const struct hrow {
 	  0, NULL, 0 },
 	{ "GET http://allowed.test/ HTTP/1.1\r\nA: b\rc\r\n\r\n", PX_ERR, 400,
 	  0, NULL, 0 },
-	{ "\r\nGET http://allowed.test/ HTTP/1.1\r\n\r\n", PX_ERR, 400, 0,
-	  NULL, 0 },
+	{ "\r\nGET http://allowed.test/ HTTP/1.1\r\n\r\n", PX_ERR, 400, 0, NULL,
+	  0 },
 	{ "get http://allowed.test/ HTTP/1.1\r\n\r\n", PX_ERR, 400, 0, NULL,
 	  0 },
 	{ "\x16\x03\x01\x02\x00", PX_ERR, 400, 0, NULL, 0 },
@@ -122,7 +121,8 @@ static void test_limits(void **state)
 
 	(void)state;
 	/* a head that does not end within the limit: 431, not a wait */
-	n = (size_t)snprintf(big, sizeof(big), "GET http://a.test/ HTTP/1.1\r\n");
+	n = (size_t)snprintf(big, sizeof(big),
+			     "GET http://a.test/ HTTP/1.1\r\n");
 	while (n < 20000)
 		n += (size_t)snprintf(big + n, sizeof(big) - n,
 				      "X-Pad: %0100d\r\n", 0);
@@ -130,7 +130,8 @@ static void test_limits(void **state)
 	assert_int_equal(r.status, 431);
 	px_http_clear(&r);
 	/* 101 header fields */
-	n = (size_t)snprintf(big, sizeof(big), "GET http://a.test/ HTTP/1.1\r\n");
+	n = (size_t)snprintf(big, sizeof(big),
+			     "GET http://a.test/ HTTP/1.1\r\n");
 	for (int i = 0; i < 101; i++)
 		n += (size_t)snprintf(big + n, sizeof(big) - n, "X-%d: 1\r\n",
 				      i);
@@ -196,8 +197,8 @@ static void test_auth(void **state)
 
 	(void)state;
 	px_base64("sbx:secret", auth, sizeof(auth));
-	assert_int_equal(parse("CONNECT a.test:443 HTTP/1.1\r\n\r\n", 4096, auth,
-			       &r),
+	assert_int_equal(parse("CONNECT a.test:443 HTTP/1.1\r\n\r\n", 4096,
+			       auth, &r),
 			 PX_ERR);
 	assert_int_equal(r.status, 407);
 	px_http_clear(&r);
@@ -208,11 +209,12 @@ static void test_auth(void **state)
 			 PX_ERR);
 	assert_int_equal(r.status, 407);
 	px_http_clear(&r);
-	assert_int_equal(parse("CONNECT a.test:443 HTTP/1.1\r\n"
-			       "proxy-authorization: basic  c2J4OnNlY3JldA== \r\n"
-			       "\r\n",
-			       4096, auth, &r),
-			 PX_OK);
+	assert_int_equal(
+		parse("CONNECT a.test:443 HTTP/1.1\r\n"
+		      "proxy-authorization: basic  c2J4OnNlY3JldA== \r\n"
+		      "\r\n",
+		      4096, auth, &r),
+		PX_OK);
 	px_http_clear(&r);
 	/* the reply that asks for it */
 	{
@@ -221,8 +223,8 @@ static void test_auth(void **state)
 
 		assert_int_equal(n, strlen(out));
 		assert_non_null(strstr(out, "HTTP/1.1 407 "));
-		assert_non_null(
-			strstr(out, "Proxy-Authenticate: Basic realm=\"sbxrun\""));
+		assert_non_null(strstr(
+			out, "Proxy-Authenticate: Basic realm=\"sbxrun\""));
 		assert_non_null(strstr(out, "Content-Length: 2\r\n"));
 	}
 }
@@ -259,9 +261,9 @@ static void test_socks(void **state)
 	static const unsigned char name[] = { 5,   1,	0,   3,	  12,  'a', 'l',
 					      'l', 'o', 'w', 'e', 'd', '.', 't',
 					      'e', 's', 't', 1,	  187 };
-	static const unsigned char v6[] = { 5, 1, 0, 4, 0x20, 1, 0xd, 0xb8, 0,
-					    0, 0, 0, 0,	   0, 0, 0,   0, 0,
-					    0, 1, 0, 80 };
+	static const unsigned char v6[] = { 5, 1, 0, 4, 0x20, 1, 0xd, 0xb8,
+					    0, 0, 0, 0, 0,    0, 0,   0,
+					    0, 0, 0, 1, 0,    80 };
 	unsigned char nul[sizeof(name)], bind_[sizeof(name)], rep[10];
 
 	(void)state;
@@ -298,7 +300,8 @@ static void test_socks(void **state)
 				       12, "sbx:secret", &ok, &used),
 			 PX_OK);
 	assert_false(ok);
-	assert_int_equal(px_socks_request(name, sizeof(name), &q, &used), PX_OK);
+	assert_int_equal(px_socks_request(name, sizeof(name), &q, &used),
+			 PX_OK);
 	assert_string_equal(q.host, "allowed.test");
 	assert_int_equal(q.port, 443);
 	assert_int_equal(used, sizeof(name));
