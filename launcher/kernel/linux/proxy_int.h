@@ -49,7 +49,7 @@ struct px_dir {
 	size_t inpipe;
 	char *buf;
 	size_t off, len, cap;
-	unsigned eof : 1, shut : 1;
+	unsigned eof : 1, shut : 1, grown : 1;
 	uint64_t bytes;
 };
 
