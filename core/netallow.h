@@ -125,6 +125,9 @@ struct sbx_net_decision sbx_net_decide_addr(const struct sbx_policy *p,
 void sbx_net_explain(char *buf, size_t sz, const struct sbx_policy *p,
 		     const char *host, uint16_t port, const struct sbx_ip *addr,
 		     struct sbx_net_decision d);
+/* "example.com:443", "[::1]:80", or a hostile host made printable and
+ * short, quoted: "'x??y':443". */
+void sbx_net_target(char *buf, size_t sz, const char *host, uint16_t port);
 /* Only the --net argument that would allow it ("allow:host[:port]"), or
  * "" when nothing can (metadata, bad host, mode). */
 void sbx_net_to_allow(char *buf, size_t sz, const char *host, uint16_t port,

@@ -149,7 +149,7 @@ const char *sbx_net_why_kind(enum sbx_net_why w)
 /* host:port as it would be typed: a normalised name or address, IPv6 in
  * brackets; anything else (a hostile client's bytes) made printable and
  * short. */
-static void target(char *buf, size_t sz, const char *host, uint16_t port)
+void sbx_net_target(char *buf, size_t sz, const char *host, uint16_t port)
 {
 	char h[320], safe[80];
 	struct sbx_ip ip;
@@ -310,7 +310,7 @@ void sbx_net_explain(char *buf, size_t sz, const struct sbx_policy *p,
 {
 	char tgt[400], a[64], fix[400], rule[1024];
 
-	target(tgt, sizeof(tgt), host, port);
+	sbx_net_target(tgt, sizeof(tgt), host, port);
 	if (addr)
 		sbx_ip_format(addr, a, sizeof(a));
 	sbx_net_to_allow(fix, sizeof(fix), host, port, addr, d);

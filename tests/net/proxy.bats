@@ -73,7 +73,7 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 	# SOCKS5: reply 0x02, "connection not allowed by ruleset"
 	run nsx python3 "$NETT/hostile.py" socks "$PORT" exfil3.example.invalid 443
 	[ "$output" = "reply 2" ]
-	grep -q "refused socks5 not-allowed allow:exfil3.example.invalid" "$W/p3.ev"
+	grep -q "refused socks5 not-allowed allow:exfil3.example.invalid | connect|exfil3.example.invalid:443|not-allowed|network filtered|--net|sbxrun-proxy$" "$W/p3.ev"
 	# the refused names never reached the resolver (no DNS exfiltration)
 	! grep -q invalid "$W/hits"
 	# a listed host on another port
@@ -85,6 +85,7 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 	start_proxy p4 --hosts "$W/hosts" --allow allowed.test --events "$W/p4.ev"
 	run with_proxy curl -sS -m 10 http://other.test:8080/index.html
 	[[ "$output" == *"to allow: sbxrun --net allow:other.test"* ]]
+	grep -q "| connect|other.test:8080|not-allowed|network filtered|--net|sbxrun-proxy$" "$W/p4.ev"
 	fix=$(awk '{print $4}' "$W/p4.ev")
 	[ "$fix" = allow:other.test ]
 	stop_proxies
@@ -107,6 +108,8 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 	[[ "$output" == *"meta.test:80 resolves to 169.254.169.254, a cloud metadata address, never reachable from the sandbox"* ]]
 	run with_proxy curl -sS -m 10 -x "socks5h://127.0.0.1:$PORT" http://rebind.test:8080/
 	[ "$status" = 97 ]
+	grep -q "refused http address-class allow:127.0.0.1:8080 | connect|rebind.test:8080|address-class|network filtered|--net|" "$W/p5.ev"
+	grep -q "refused http never - | connect|meta.test:80|never|" "$W/p5.ev"
 	# a name with a public and a loopback address: only the public one
 	run with_proxy curl -sS -m 10 http://mixed.test:8080/index.html
 	[ "$output" = "hello from allowed.test" ]

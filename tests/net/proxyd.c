@@ -32,20 +32,36 @@
 #include "conf.h"
 #include "linux/proxy.h"
 #include "policy.h"
+#include "record.h"
 
 static FILE *events;
+static struct sbx_proxy *the_px;
 
+/* "refused PROTO KIND FIX | op|target|kind|rule|source|process": the
+ * event, and the record the supervisor will pass on (sbx_proxy_record) */
 static void on_event(void *ctx, const struct sbx_proxy_event *ev)
 {
+	char rec[SBX_REC_MAX + 1];
+	const char *f[SBX_REC_NFIELDS];
+	size_t n;
+
 	(void)ctx;
 	fprintf(stderr, "%s\n", ev->msg);
-	if (events) {
-		fprintf(events, "%s %s %s %s\n",
-			ev->kind == SBX_PXE_REFUSED ? "refused" : "failed",
-			ev->proto, sbx_net_why_kind(ev->d.why),
-			ev->to_allow[0] ? ev->to_allow : "-");
-		fflush(events);
-	}
+	if (!events)
+		return;
+	fprintf(events, "%s %s %s %s |",
+		ev->kind == SBX_PXE_REFUSED ? "refused" : "failed", ev->proto,
+		sbx_net_why_kind(ev->d.why),
+		ev->to_allow[0] ? ev->to_allow : "-");
+	n = sbx_proxy_record(the_px, ev, rec, sizeof(rec) - 1);
+	if (n && sbx_rec_decode(rec, n, f) == 0 &&
+	    strcmp(f[SBX_REC_MSG], ev->msg) == 0)
+		for (int i = 0; i < SBX_REC_MSG; i++)
+			fprintf(events, "%s%s", i ? "|" : " ", f[i]);
+	else
+		fprintf(events, " bad record");
+	fprintf(events, "\n");
+	fflush(events);
 }
 
 static int listen_on(const char *spec)
@@ -222,6 +238,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "proxyd: %s\n", err.msg);
 		return 1;
 	}
+	the_px = px;
 	r = loop(px);
 	sbx_proxy_free(px);
 	sbx_policy_free(&pol);

@@ -122,6 +122,16 @@ int sbx_proxy_timeout(const struct sbx_proxy *px);
  * Returns 0, or -1 with errno when epoll itself failed. */
 int sbx_proxy_run(struct sbx_proxy *px, int timeout_ms);
 
+/* The event as a refusal record (core/record.h), the shape the shim sends
+ * over the report socket, so the supervisor can hand it to the same
+ * on_report path (deduplicated, counted, in the JSON report): op
+ * "connect", target "host:port", kind "not-allowed", "port", "address",
+ * "address-class", "never", "bad-host" or "unreachable", the deciding
+ * rule and its source, process "sbxrun-proxy", the message.  Returns its
+ * length, 0 when it does not fit. */
+size_t sbx_proxy_record(const struct sbx_proxy *px,
+			const struct sbx_proxy_event *ev, char *buf, size_t sz);
+
 struct sbx_proxy_stats {
 	unsigned conns; /* open client connections */
 	unsigned peak; /* most at once */

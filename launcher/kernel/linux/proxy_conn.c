@@ -19,7 +19,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "explain.h"
 #include "proxy_int.h"
+#include "record.h"
 
 /* ------------------------------------------------------------ decider */
 
@@ -69,6 +71,33 @@ static void emit(struct px_conn *c, enum sbx_proxy_ev_kind kind,
 
 	if (px->conf.on_event)
 		px->conf.on_event(px->conf.event_ctx, &ev);
+}
+
+size_t sbx_proxy_record(const struct sbx_proxy *px,
+			const struct sbx_proxy_event *ev, char *buf, size_t sz)
+{
+	const struct sbx_net_allow *r = ev->d.rule;
+	const struct sbx_policy *p = px->conf.pol;
+	char tgt[400], src[600] = "";
+	const char *f[SBX_REC_NFIELDS];
+
+	sbx_net_target(tgt, sizeof(tgt), ev->host, ev->port);
+	if (r)
+		sbx_src_format(src, sizeof(src), r->src);
+	else if (p && ev->kind == SBX_PXE_REFUSED)
+		sbx_src_format(src, sizeof(src), p->net_src);
+	f[SBX_REC_OP] = "connect";
+	f[SBX_REC_TARGET] = tgt;
+	f[SBX_REC_KIND] = ev->kind == SBX_PXE_REFUSED
+				  ? sbx_net_why_kind(ev->d.why)
+				  : "unreachable";
+	f[SBX_REC_RULE] = r				? r->text
+			  : ev->kind == SBX_PXE_REFUSED ? "network filtered"
+							: "";
+	f[SBX_REC_SRC] = src;
+	f[SBX_REC_COMM] = "sbxrun-proxy";
+	f[SBX_REC_MSG] = ev->msg;
+	return sbx_rec_encode(buf, sz, f);
 }
 
 /* ------------------------------------------------------------ replies */
