@@ -107,6 +107,8 @@ start_proxy() {
 	for _ in $(seq 50); do grep -q '^port ' "$W/$name.out" && break; sleep 0.1; done
 	PORT=$(sed -n 's/^port //p' "$W/$name.out")
 	[ -n "$PORT" ] || { cat "$W/$name.err" >&2; return 1; }
+	for _ in $(seq 20); do grep -q '^env NODE_USE_ENV_PROXY' "$W/$name.out" && break; sleep 0.1; done
+	PX_ENV=$(sed -n 's/^env //p' "$W/$name.out")
 	echo "$PX_PID" >> "$W/proxies"
 }
 
@@ -131,12 +133,18 @@ no_hits() {
 	fi
 }
 
-# Clients inside the namespace with the proxy in the environment, as the
-# sandbox's command will see it.
+# Clients inside the namespace with the environment the supervisor will
+# give the sandbox's command (sbx_proxy_env, as proxyd printed it), plus
+# the test CA.
 with_proxy() {
-	local u="http://${SECRET:+$SECRET@}127.0.0.1:$PORT"
-	nsx env HOME="$W/home" http_proxy="$u" HTTP_PROXY="$u" https_proxy="$u" \
-		HTTPS_PROXY="$u" ALL_PROXY="socks5h://${SECRET:+$SECRET@}127.0.0.1:$PORT" \
-		no_proxy= NO_PROXY= SSL_CERT_FILE="$W/cert.pem" \
+	# shellcheck disable=SC2086 # one NAME=value per word, no spaces
+	nsx env HOME="$W/home" $PX_ENV SSL_CERT_FILE="$W/cert.pem" \
 		GIT_SSL_CAINFO="$W/cert.pem" CURL_CA_BUNDLE="$W/cert.pem" "$@"
+}
+
+# The same with hand-made proxy URLs: with_url URL CMD...
+with_url() {
+	nsx env HOME="$W/home" http_proxy="$1" HTTP_PROXY="$1" https_proxy="$1" \
+		HTTPS_PROXY="$1" no_proxy= NO_PROXY= SSL_CERT_FILE="$W/cert.pem" \
+		CURL_CA_BUNDLE="$W/cert.pem" "${@:2}"
 }

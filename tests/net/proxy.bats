@@ -27,6 +27,11 @@ ALLOW=allowed.test,other.test:8443
 		https://allowed.test:8443/index.html
 	[ "$status" = 0 ]
 	[ "$output" = "hello from allowed.test" ]
+	# ALL_PROXY alone (SOCKS5, names resolved by the proxy)
+	all=$(printf '%s\n' $PX_ENV | grep '^ALL_PROXY=')
+	[ "$all" = "ALL_PROXY=socks5h://127.0.0.1:$PORT" ]
+	run nsx env "$all" curl -sS -m 10 --cacert "$W/cert.pem" https://allowed.test:8443/index.html
+	[ "$output" = "hello from allowed.test" ]
 	# a large body arrives whole, both ways of proxying
 	with_proxy curl -sS -m 30 -o "$W/big.http" http://allowed.test:8080/big.bin
 	with_proxy curl -sS -m 30 -o "$W/big.tls" https://allowed.test:8443/big.bin
@@ -120,10 +125,12 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 	start_proxy p6 --hosts "$W/hosts" --allow allowed.test,0.0.0.0/0,::/0
 	run with_proxy curl -sS -m 10 http://203.0.113.10:8080/index.html
 	[ "$output" = "hello from allowed.test" ]
+	# (the command's NO_PROXY sends its own loopback direct: the proxy
+	# is asked here explicitly)
 	for u in http://127.0.0.1:8080/ "http://[::1]:8080/" \
 		"http://[::ffff:127.0.0.1]:8080/" http://10.0.0.5:8080/ \
 		http://169.254.169.254/ "http://[::ffff:169.254.169.254]/"; do
-		run with_proxy curl -sS -m 10 -o /dev/null -w '%{http_code}' "$u"
+		run with_url "http://127.0.0.1:$PORT" curl -sS -m 10 -o /dev/null -w '%{http_code}' "$u"
 		[ "$output" = 403 ] || { echo "$u: $output"; false; }
 	done
 	# the same by SOCKS5 address types 1 and 4
@@ -135,7 +142,7 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 	[ "$output" = "reply 2" ]
 	# odd spellings of 127.0.0.1 are not names either
 	for h in 2130706433 127.1 0x7f.1; do
-		run with_proxy curl -sS -m 10 -o /dev/null -w '%{http_code}' \
+		run with_url "http://127.0.0.1:$PORT" curl -sS -m 10 -o /dev/null -w '%{http_code}' \
 			"http://$h:8080/"
 		[ "$output" = 403 ] || { echo "$h: $output"; false; }
 	done
@@ -173,21 +180,21 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 
 @test "a per-run secret: no credentials 407 or no SOCKS method; credentials in the URL work" {
 	start_proxy p8 --hosts "$W/hosts" --allow "$ALLOW" --secret sbx:s3cret
-	run with_proxy curl -sS -m 10 -o /dev/null -w '%{http_code}' http://allowed.test:8080/index.html
+	[[ "$PX_ENV" == *"HTTPS_PROXY=http://sbx:s3cret@127.0.0.1:$PORT"* ]]
+	[[ "$PX_ENV" == *"ALL_PROXY=socks5h://sbx:s3cret@127.0.0.1:$PORT"* ]]
+	run with_url "http://127.0.0.1:$PORT" curl -sS -m 10 -o /dev/null -w '%{http_code}' http://allowed.test:8080/index.html
 	[ "$output" = 407 ]
-	run with_proxy curl -sS -m 10 https://allowed.test:8443/index.html
+	run with_url "http://127.0.0.1:$PORT" curl -sS -m 10 https://allowed.test:8443/index.html
 	[ "$status" != 0 ]
 	run nsx python3 "$NETT/hostile.py" socks "$PORT" allowed.test 8080
 	[ "$output" = "no method" ]
-	SECRET=sbx:wrong
-	run with_proxy curl -sS -m 10 -o /dev/null -w '%{http_code}' http://allowed.test:8080/index.html
+	run with_url "http://sbx:wrong@127.0.0.1:$PORT" curl -sS -m 10 -o /dev/null -w '%{http_code}' http://allowed.test:8080/index.html
 	[ "$output" = 407 ]
-	SECRET=sbx:s3cret
 	run with_proxy curl -sS -m 10 http://allowed.test:8080/index.html
 	[ "$output" = "hello from allowed.test" ]
 	run with_proxy curl -sS -m 10 https://allowed.test:8443/index.html
 	[ "$output" = "hello from allowed.test" ]
-	run with_proxy curl -sS -m 10 -x "socks5h://$SECRET@127.0.0.1:$PORT" https://allowed.test:8443/index.html
+	run with_proxy curl -sS -m 10 -x "socks5h://sbx:s3cret@127.0.0.1:$PORT" https://allowed.test:8443/index.html
 	[ "$output" = "hello from allowed.test" ]
 	run with_proxy python3 -c '
 import urllib.request, ssl, sys

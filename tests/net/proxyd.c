@@ -10,23 +10,21 @@
  *          [--max-conns N] [--max-head N] [--head-ms N] [--dial-ms N]
  *          [--events FILE]
  *
- * Prints "port N" on stdout once it listens.  SIGUSR1 prints a stats line
+ * Prints "port N" on stdout once it listens, then the environment the
+ * command would get ("env NAME=value", sbx_proxy_env).  SIGUSR1 prints a stats line
  * on stderr ("proxyd: stats conns=... rss_kb=..."), as does SIGTERM
  * before it exits 0.  --conf loads a conf file first (the default profile,
  * for its presets).  --hosts resolves names from a hosts file only: the
  * tests never send a packet to a resolver.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "conf.h"
@@ -64,37 +62,31 @@ static void on_event(void *ctx, const struct sbx_proxy_event *ev)
 	fflush(events);
 }
 
-static int listen_on(const char *spec)
+/* ADDR:PORT through sbx_proxy_listen(); prints "port N" and the command
+ * environment the supervisor will set ("env NAME=value" lines). */
+static int listen_on(const char *spec, const char *secret)
 {
 	char host[64];
 	const char *colon = strrchr(spec, ':');
-	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6 };
-	struct sockaddr_in s4 = { .sin_family = AF_INET };
-	struct sockaddr *sa;
-	socklen_t len;
-	int fd, one = 1, v6;
+	struct sbx_err err;
+	uint16_t port;
+	char **env;
+	int fd;
 
 	if (!colon || (size_t)(colon - spec) >= sizeof(host))
 		return -1;
 	memcpy(host, spec, (size_t)(colon - spec));
 	host[colon - spec] = '\0';
-	v6 = strchr(host, ':') != NULL;
-	if (v6 ? inet_pton(AF_INET6, host, &s6.sin6_addr) != 1
-	       : inet_pton(AF_INET, host, &s4.sin_addr) != 1)
-		return -1;
-	s6.sin6_port = s4.sin_port = htons((uint16_t)atoi(colon + 1));
-	sa = v6 ? (struct sockaddr *)&s6 : (struct sockaddr *)&s4;
-	len = v6 ? sizeof(s6) : sizeof(s4);
-	fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, sa, len) < 0 || listen(fd, 4096) < 0 ||
-	    getsockname(fd, sa, &len) < 0) {
-		close(fd);
+	fd = sbx_proxy_listen(host, (uint16_t)atoi(colon + 1), &port, &err);
+	if (fd < 0) {
+		fprintf(stderr, "proxyd: %s\n", err.msg);
 		return -1;
 	}
-	printf("port %u\n", ntohs(v6 ? s6.sin6_port : s4.sin_port));
+	printf("port %u\n", port);
+	env = sbx_proxy_env(host, port, secret);
+	for (char **e = env; e && *e; e++)
+		printf("env %s\n", *e);
+	sbx_proxy_env_free(env);
 	fflush(stdout);
 	return fd;
 }
@@ -228,12 +220,9 @@ int main(int argc, char **argv)
 	if (!spec || pol.net != SBX_NET_FILTERED)
 		usage();
 	c.pol = &pol;
-	c.listen_fd = listen_on(spec);
-	if (c.listen_fd < 0) {
-		fprintf(stderr, "proxyd: cannot listen on %s: %s\n", spec,
-			strerror(errno));
+	c.listen_fd = listen_on(spec, c.secret);
+	if (c.listen_fd < 0)
 		return 1;
-	}
 	if (sbx_proxy_new(&c, &px, &err) < 0) {
 		fprintf(stderr, "proxyd: %s\n", err.msg);
 		return 1;

@@ -13,7 +13,9 @@
  *  - heads that arrive a byte at a time parse as in one piece;
  *  - SOCKS5: methods with and without a secret, RFC 1929 credentials,
  *    CONNECT by name / IPv4 / IPv6, BIND and UDP refused, a NUL in a
- *    name refused.
+ *    name refused;
+ *  - the command's proxy environment, the per-run secret, the listening
+ *    socket helper (proxy_env.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,7 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "linux/proxy.h"
 #include "linux/proxy_proto.h"
 
 static int parse(const char *req, size_t max, const char *auth,
@@ -328,6 +332,42 @@ static void test_socks(void **state)
 	assert_memory_equal(rep, "\5\2\0\1\0\0\0\0\0\0", 10);
 }
 
+/* The environment the command gets, the secret, the listening socket. */
+static void test_env(void **state)
+{
+	char **env = sbx_proxy_env("127.0.0.1", 3128, NULL), sec[40], sec2[40];
+	struct sbx_err err;
+	uint16_t port = 0;
+	int n = 0, fd;
+
+	(void)state;
+	assert_non_null(env);
+	for (char **e = env; *e; e++)
+		n++;
+	assert_int_equal(n, 16);
+	assert_string_equal(env[0], "http_proxy=http://127.0.0.1:3128");
+	assert_string_equal(env[3], "HTTPS_PROXY=http://127.0.0.1:3128");
+	assert_string_equal(env[8], "CARGO_HTTP_PROXY=http://127.0.0.1:3128");
+	assert_string_equal(env[11], "ALL_PROXY=socks5h://127.0.0.1:3128");
+	assert_string_equal(env[13], "NO_PROXY=localhost,127.0.0.1,::1");
+	sbx_proxy_env_free(env);
+	env = sbx_proxy_env("::1", 8, "sbx:0123");
+	assert_string_equal(env[1], "HTTP_PROXY=http://sbx:0123@[::1]:8");
+	assert_string_equal(env[10], "all_proxy=socks5h://sbx:0123@[::1]:8");
+	sbx_proxy_env_free(env);
+	assert_int_equal(sbx_proxy_secret(sec, sizeof(sec), &err), 0);
+	assert_int_equal(sbx_proxy_secret(sec2, sizeof(sec2), &err), 0);
+	assert_int_equal(strlen(sec), 36);
+	assert_int_equal(strspn(sec + 4, "0123456789abcdef"), 32);
+	assert_string_not_equal(sec, sec2);
+	assert_int_equal(sbx_proxy_secret(sec, 36, &err), -1);
+	fd = sbx_proxy_listen("127.0.0.1", 0, &port, &err);
+	assert_true(fd >= 0);
+	assert_true(port > 0);
+	close(fd);
+	assert_int_equal(sbx_proxy_listen("localhost", 0, &port, &err), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_auth),
 		cmocka_unit_test(test_byte_at_a_time),
 		cmocka_unit_test(test_socks),
+		cmocka_unit_test(test_env),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
