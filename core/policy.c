@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "policy_impl.h"
+#include "netallow.h"
 
 /* Grow an array of n elements of size sz to hold one more. */
 int sbx_grow(void **v, size_t *cap, size_t n, size_t sz)
@@ -77,6 +78,7 @@ void sbx_policy_free(struct sbx_policy *p)
 		free(p->allow[i].host);
 	}
 	free(p->allow);
+	sbx_net_presets_free(p);
 	strv_free(&p->protect);
 	strv_free(&p->unix_sockets);
 	strv_free(&p->env_keep);

@@ -84,7 +84,17 @@ struct sbx_net_allow {
 	int is_cidr;
 	int prefix; /* CIDR prefix length when is_cidr */
 	uint16_t port; /* 0: any */
-	struct sbx_src src;
+	struct sbx_src src; /* for a preset's entry: where "@name" was used */
+	const char *preset; /* "npm" when it came from "@npm", else NULL
+			     * (interned) */
+};
+
+/* A named list of allow entries, used as "@name" (netallow.h). */
+struct sbx_net_preset {
+	char *name; /* without the '@' */
+	char **entries;
+	size_t n;
+	struct sbx_src src; /* where it was defined */
 };
 
 enum sbx_fallback {
@@ -128,6 +138,8 @@ struct sbx_policy {
 	struct sbx_net_allow *allow;
 	size_t nallow, capallow;
 	struct sbx_strv unix_sockets; /* allowed pathname sockets */
+	struct sbx_net_preset *presets; /* "@name" lists (netallow.h) */
+	size_t npresets;
 
 	struct sbx_strv env_keep, env_drop; /* fnmatch patterns */
 	struct sbx_limits limits;

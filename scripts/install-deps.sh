@@ -10,8 +10,9 @@ set -eu
 # fish load the generated completions in the tests.
 PKGS="build-essential pkg-config clang libclang-rt-14-dev clang-format
 libconfig-dev libxxhash-dev libseccomp-dev libjansson-dev libcmocka-dev
+libc-ares-dev libhttp-parser-dev
 bats jq git make python3 busybox-static bubblewrap iproute2 procps util-linux
-passwd tar scdoc man-db zsh fish"
+passwd tar curl openssl scdoc man-db zsh fish"
 case "${1:-}" in
 --package) PKGS="$PKGS debhelper dpkg-dev fakeroot lintian debootstrap" ;;
 "") ;;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Runs every test: unit (cmocka), CLI, shim, escape and functional suites
-# (bats) in both kernel modes, as root and as an unprivileged user, then a
+# (bats) in both kernel modes, the network proxy suite (tests/net, no
+# kernel mode involved), as root and as an unprivileged user, then a
 # short fuzzing smoke run.  Ends with one "N passed, N failed" line.
 #
 # Environment: SBX_BUILD (build dir), SBX_TOP (source dir), set by make.
@@ -83,6 +84,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 run_unit
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
 run_bats "cli+hook (root)" "" auto tests/cli tests/hook
+run_bats "net (root)" "" auto tests/net
 for mode in full landlock-only; do
 	run_bats "shim+escape+func (root, $mode)" "" "$mode" tests/shim tests/escape tests/func
 done
@@ -90,6 +92,7 @@ if u=$(test_user) && ut=$(user_tree); then
 	( SBX_TOP=$ut SBX_BUILD=$ut/build SBXRUN_PROFILE_DIR=$ut/profiles
 	  export SBX_TOP SBX_BUILD SBXRUN_PROFILE_DIR
 	  run_bats "cli+hook ($u)" "$u" auto tests/cli tests/hook
+	  run_bats "net ($u)" "$u" auto tests/net
 	  for mode in full landlock-only; do
 		run_bats "shim+escape+func ($u, $mode)" "$u" "$mode" tests/shim tests/escape tests/func
 	  done

@@ -18,8 +18,10 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "netallow.h"
 
 #define MAX_PROFILE_DEPTH 4
+#define MAX_PRESET_ENTRIES 64
 
 /* libconfig records the file of a setting only for files; for a conf read
  * from a string, sbx_conf_load_string() keeps its name as the root
@@ -251,14 +253,75 @@ static int add_allow(struct sbx_policy *p, const char *v,
 	return 0;
 }
 
+static int check_preset_entry(struct sbx_policy *p, const char *v,
+			      const config_setting_t *e, void *ctx,
+			      struct sbx_err *err)
+{
+	struct sbx_err e2;
+
+	if (v[0] == '@')
+		return cfail(err, e,
+			     "network preset '%s': '%s': a preset cannot use "
+			     "another preset",
+			     (const char *)ctx, v);
+	if (sbx_net_entry_check(p, v, &e2) < 0)
+		return cfail(err, e, "network preset '%s': %s",
+			     (const char *)ctx, e2.msg);
+	return 0;
+}
+
+/* presets = { npm = [ "registry.npmjs.org:443" ]; ... }: every entry is
+ * checked where it stands (file:line), then the preset is defined. */
+static int apply_preset(struct sbx_policy *p, const config_setting_t *ps,
+			struct sbx_err *err)
+{
+	const char *name = config_setting_name(ps), *v[MAX_PRESET_ENTRIES];
+	int n = config_setting_length(ps);
+	struct sbx_err e2;
+
+	if (!sbx_net_preset_name_ok(name))
+		return cfail(err, ps,
+			     "bad network preset name '%s': 1-32 of a-z, 0-9, "
+			     "- and _",
+			     name);
+	if (each_string(p, ps, check_preset_entry, (void *)name, err) < 0)
+		return -1;
+	if (n < 1 || n > MAX_PRESET_ENTRIES)
+		return cfail(err, ps,
+			     "network preset '%s' needs 1 to %d entries", name,
+			     MAX_PRESET_ENTRIES);
+	for (int i = 0; i < n; i++)
+		v[i] = config_setting_get_string(
+			config_setting_get_elem(ps, (unsigned)i));
+	if (sbx_net_preset_define(p, name, v, (size_t)n, src_of(ps), &e2) < 0)
+		return cfail(err, ps, "%s", e2.msg);
+	return 0;
+}
+
+static int sec_presets(struct sbx_policy *p, const config_setting_t *g,
+		       struct sbx_err *err)
+{
+	if (want(g, CONFIG_TYPE_GROUP, err) < 0)
+		return -1;
+	for (int i = 0; i < config_setting_length(g); i++)
+		if (apply_preset(p, config_setting_get_elem(g, (unsigned)i),
+				 err) < 0)
+			return -1;
+	return 0;
+}
+
+/* Presets first, wherever they stand in the group: "allow" may use them. */
 static int sec_network(struct sbx_policy *p, const config_setting_t *s,
 		       struct sbx_err *err)
 {
 	static const char *const keys[] = { "mode", "allow", "unix_sockets",
-					    NULL };
+					    "presets", NULL };
 	config_setting_t *m;
 
 	if (want(s, CONFIG_TYPE_GROUP, err) < 0 || check_keys(s, keys, err) < 0)
+		return -1;
+	m = config_setting_get_member(s, "presets");
+	if (m && sec_presets(p, m, err) < 0)
 		return -1;
 	m = config_setting_get_member(s, "mode");
 	if (m) {
