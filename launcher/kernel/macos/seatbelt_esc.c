@@ -155,19 +155,29 @@ static const char *bracket_end(const char *p)
 	return *p ? p + 1 : p;
 }
 
+/* A letter's other case, or c itself. */
+static int other_case(int c)
+{
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+		return c ^ 0x20;
+	return c;
+}
+
 /*
  * A bracket expression as the set of bytes it matches, decided by
  * sbx_glob() itself on each byte, so no corner of its syntax can be read
- * differently here.  Written as an alternation of single bytes (no
- * regex bracket syntax to get wrong); '/' is left out for a basename.
- * Returns the number of bytes in the set.
+ * differently here; widened to both cases of every letter; '/' left out
+ * for a basename.  Written as an alternation of single bytes, or, when
+ * the set holds nearly everything ("[!a-z]"), as "[^...]" of the few
+ * bytes it lacks if none of them is special inside brackets.  Returns
+ * the number of bytes in the set.
  */
 static int re_bracket(FILE *f, const char *open, const char *end, int basename)
 {
 	char pat[1024], one[2] = { 0, 0 };
 	size_t n = (size_t)(end - open);
 	unsigned char in[256] = { 0 };
-	int count = 0, first = 1;
+	int count = 0, first = 1, plain = 1;
 
 	if (n >= sizeof(pat))
 		n = sizeof(pat) - 1;
@@ -175,17 +185,30 @@ static int re_bracket(FILE *f, const char *open, const char *end, int basename)
 	pat[n] = '\0';
 	for (int c = 1; c < 256; c++) {
 		one[0] = (char)c;
-		if ((basename && c == '/') || !sbx_glob(pat, one))
-			continue;
-		in[c] = 1;
-		count++;
+		if (sbx_glob(pat, one))
+			in[c] = in[other_case(c)] = 1;
+	}
+	if (basename)
+		in['/'] = 0;
+	for (int c = 1; c < 256; c++) {
+		count += in[c];
+		if (!in[c] && strchr("]^-\\[", c))
+			plain = 0;
 	}
 	if (!count)
 		return 0;
+	if (count > 128 && plain) {
+		fputs("[^", f);
+		for (int c = 1; c < 256; c++)
+			if (!in[c])
+				fputc(c, f);
+		fputc(']', f);
+		return count;
+	}
 	fputc('(', f);
 	for (int c = 1; c < 256; c++) {
 		/* re_byte() writes both cases of a letter: one is enough */
-		if (!in[c] || (c >= 'A' && c <= 'Z' && in[c | 0x20]))
+		if (!in[c] || (c >= 'A' && c <= 'Z'))
 			continue;
 		if (!first)
 			fputc('|', f);
