@@ -28,11 +28,34 @@
 
 enum sx_type { SX_LIST, SX_SYM, SX_STR };
 
+/* The symbols the evaluator looks at, numbered once when read (the
+ * evaluator runs millions of times in the tests). */
+enum sx_id {
+	ID_OTHER = 0,
+	ID_ALLOW,
+	ID_DENY,
+	ID_DEFAULT,
+	ID_SUBPATH,
+	ID_LITERAL,
+	ID_PATH,
+	ID_REGEX,
+	ID_ALL,
+	ID_ANY,
+	ID_NOT,
+	ID_WITH,
+};
+
+static const char *const sx_ids[] = {
+	"",	"allow", "deny",	"default",     "subpath",     "literal",
+	"path", "regex", "require-all", "require-any", "require-not", "with",
+};
+
 struct sx {
 	enum sx_type t;
 	char *s; /* SYM, STR: bytes (NUL-terminated; STR may hold none) */
 	size_t n; /* length of s, or number of kids */
 	struct sx **kid;
+	enum sx_id id; /* SYM: which known symbol, if any */
 	regex_t *re; /* compiled on first use (regex strings) */
 	int re_bad;
 };
@@ -245,6 +268,9 @@ static struct sx *sx_read(struct sx_reader *r, int depth)
 		return NULL;
 	x->n = (size_t)(r->p - s);
 	x->s = strndup((const char *)s, x->n);
+	for (size_t i = 1; x->s && i < sizeof(sx_ids) / sizeof(sx_ids[0]); i++)
+		if (strcmp(x->s, sx_ids[i]) == 0)
+			x->id = (enum sx_id)i;
 	return x;
 }
 
@@ -290,6 +316,11 @@ static int sx_is(const struct sx *x, const char *sym)
 	return x && x->t == SX_SYM && strcmp(x->s, sym) == 0;
 }
 
+static enum sx_id sx_id_of(const struct sx *x)
+{
+	return x && x->t == SX_SYM ? x->id : ID_OTHER;
+}
+
 /* ------------------------------------------------------------ evaluator */
 
 static int sb_op_covers(const char *op, const char *q)
@@ -328,35 +359,32 @@ static int sb_regex(struct sx *s, const char *path)
 /* Does filter f match path?  -1: a regex that does not compile. */
 static int sb_filter(struct sx *f, const char *path)
 {
-	struct sx *h;
+	enum sx_id h;
 
-	if (f->t != SX_LIST || f->n == 0 || f->kid[0]->t != SX_SYM)
+	if (f->t != SX_LIST || f->n == 0)
 		return 0;
-	h = f->kid[0];
-	if ((sx_is(h, "subpath") || sx_is(h, "literal") || sx_is(h, "path") ||
-	     sx_is(h, "regex")) &&
+	h = sx_id_of(f->kid[0]);
+	if (h >= ID_SUBPATH && h <= ID_REGEX &&
 	    (f->n != 2 || f->kid[1]->t != SX_STR))
 		return 0;
-	if (sx_is(h, "subpath"))
-		return sb_subpath(path, f->kid[1]->s);
-	if (sx_is(h, "literal") || sx_is(h, "path"))
-		return strcmp(path, f->kid[1]->s) == 0;
-	if (sx_is(h, "regex")) {
+	switch (h) {
+	case ID_SUBPATH: return sb_subpath(path, f->kid[1]->s);
+	case ID_LITERAL:
+	case ID_PATH: return strcmp(path, f->kid[1]->s) == 0;
+	case ID_REGEX: {
 		int m = sb_regex(f->kid[1], path);
 
 		return f->kid[1]->re_bad ? -1 : m;
 	}
-	if (sx_is(h, "require-not"))
-		return f->n == 2 ? !sb_filter(f->kid[1], path) : 0;
-	if (sx_is(h, "require-all") || sx_is(h, "require-any")) {
-		int all = sx_is(h, "require-all");
-
+	case ID_NOT: return f->n == 2 ? !sb_filter(f->kid[1], path) : 0;
+	case ID_ALL:
+	case ID_ANY:
 		for (size_t i = 1; i < f->n; i++)
-			if (sb_filter(f->kid[i], path) != all)
-				return !all;
-		return all;
+			if (sb_filter(f->kid[i], path) != (h == ID_ALL))
+				return h != ID_ALL;
+		return h == ID_ALL;
+	default: return 0;
 	}
-	return 0;
 }
 
 /* Does rule form x apply to (op, path)?  Filters are alternatives; a
@@ -370,7 +398,8 @@ static int sb_applies(struct sx *x, const char *op, const char *path)
 
 		if (k->t == SX_SYM)
 			covers |= sb_op_covers(k->s, op);
-		else if (k->t == SX_LIST && k->n && !sx_is(k->kid[0], "with"))
+		else if (k->t == SX_LIST && k->n &&
+			 sx_id_of(k->kid[0]) != ID_WITH)
 			filters++;
 	}
 	if (!covers)
@@ -380,7 +409,7 @@ static int sb_applies(struct sx *x, const char *op, const char *path)
 	for (size_t i = 1; i < x->n; i++) {
 		struct sx *k = x->kid[i];
 
-		if (k->t == SX_LIST && k->n && !sx_is(k->kid[0], "with") &&
+		if (k->t == SX_LIST && k->n && sx_id_of(k->kid[0]) != ID_WITH &&
 		    sb_filter(k, path) == 1)
 			return 1;
 	}
@@ -402,10 +431,10 @@ static void sb_decide_all(struct sx *top, const char *op, const char *path,
 
 		if (x->t != SX_LIST || x->n < 2)
 			continue;
-		allow = sx_is(x->kid[0], "allow");
-		if (!allow && !sx_is(x->kid[0], "deny"))
+		allow = sx_id_of(x->kid[0]) == ID_ALLOW;
+		if (!allow && sx_id_of(x->kid[0]) != ID_DENY)
 			continue;
-		if (sx_is(x->kid[1], "default")) {
+		if (sx_id_of(x->kid[1]) == ID_DEFAULT) {
 			dflt = allow;
 			continue;
 		}
