@@ -243,6 +243,8 @@ static int allow_copy(struct sbx_policy *d, const struct sbx_policy *s,
 		c->text = dup_or(a->text, bad);
 		c->host = dup_or(a->host, bad);
 		c->src = src_in(d, a->src, bad);
+		if (a->preset && !(c->preset = sbx_policy_intern(d, a->preset)))
+			*bad = 1;
 	}
 	return 0;
 }
@@ -267,6 +269,10 @@ static void forget_pointers(struct sbx_policy *d)
 	d->npool = d->cappool = 0;
 	d->rix = NULL;
 	d->rixcap = d->rixn = 0;
+	/* Presets are expanded into allow entries while loading: the copy
+	 * (a run's policy) needs none of them. */
+	d->presets = NULL;
+	d->npresets = 0;
 }
 
 /* Everything by value first, then each pointer replaced by a copy: a new

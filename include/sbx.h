@@ -192,6 +192,22 @@ SBX_API void sbx_result_free(struct sbx_result *r);
 /* The JSON report (schema in the README) of a result; caller frees. */
 SBX_API char *sbx_result_json(const struct sbx_result *r, char *const argv[]);
 
+/* ---------------------------------------------------------------- profiles */
+
+/*
+ * The policy as a profile for another sandbox, to apply yourself.
+ * format "seatbelt": a macOS Seatbelt (SBPL) profile for
+ * `sandbox-exec -f FILE COMMAND` (README, "macOS (preview)").  workdir is
+ * where the command will start (NULL: the project directory); it must be
+ * readable under the policy.  The profile has no private /tmp and no
+ * network proxy (those come with a run) and says so in its header.  On
+ * SBX_OK *out is a NUL-terminated text of *len bytes (len may be NULL),
+ * freed with free().  SBX_E_ARG for an unknown format or a working
+ * directory the policy hides.
+ */
+SBX_API int sbx_profile(sbx_t *s, const char *format, const char *workdir,
+			char **out, size_t *len, char *errbuf, size_t errlen);
+
 SBX_API const char *sbx_strerror(int status);
 SBX_API const char *sbx_version(void);
 

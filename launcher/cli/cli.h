@@ -30,6 +30,7 @@ enum cli_action {
 	CLI_DRY_RUN,
 	CLI_STATUS,
 	CLI_HOOK,
+	CLI_PRINT_PROFILE,
 };
 
 #define CLI_MAX_OVERRIDES 256

@@ -77,6 +77,24 @@ static int act_dry_run(struct cli *c)
 	return 0;
 }
 
+/* The policy as another sandbox's profile, on stdout (README, "macOS
+ * (preview)"). */
+static int act_print_profile(struct cli *c)
+{
+	char err[1200], *out = NULL;
+	size_t len = 0;
+	sbx_t *s = open_policy(c);
+
+	if (sbx_profile(s, c->action_arg, NULL, &out, &len, err, sizeof(err)) !=
+	    SBX_OK)
+		die("--print-profile: %s", err);
+	if (fwrite(out, 1, len, stdout) != len || fflush(stdout) != 0)
+		die_errno("--print-profile");
+	free(out);
+	sbx_close(s);
+	return 0;
+}
+
 static int act_status(struct cli *c)
 {
 	char *text;
@@ -276,6 +294,7 @@ int cli_main(int argc, char **argv)
 	case CLI_DRY_RUN: r = act_dry_run(&c); break;
 	case CLI_STATUS: r = act_status(&c); break;
 	case CLI_HOOK: r = sbx_hook_main(c.action_arg, &c.opts); break;
+	case CLI_PRINT_PROFILE: r = act_print_profile(&c); break;
 	case CLI_RUN: r = act_run(&c); break;
 	}
 	cli_free(&c);

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "conf.h"
+#include "netallow.h"
 #include "cpol.h"
 #include "policy.h"
 #include "testutil.h"
@@ -882,6 +883,19 @@ static void test_policy_for_run(void **state)
 			 0);
 	sbx_strv_add(&p, &p.protect, "there", (struct sbx_src){ "a.conf", 2 });
 	sbx_strv_add(&p, &p.protect, "gone", (struct sbx_src){ "a.conf", 3 });
+	/* a preset and an entry that came from it: the copy must own both */
+	{
+		const char *ents[] = { "registry.example.org:443" };
+
+		assert_int_equal(sbx_net_preset_define(
+					 &p, "reg", ents, 1,
+					 (struct sbx_src){ "a.conf", 4 }, &err),
+				 0);
+		assert_int_equal(sbx_policy_add_allow(
+					 &p, "@reg",
+					 (struct sbx_src){ "a.conf", 5 }, &err),
+				 0);
+	}
 	p.allow_unsafe_project = 1;
 	assert_int_equal(sbx_policy_finish(&p, &err), 0);
 
@@ -905,6 +919,9 @@ static void test_policy_for_run(void **state)
 	assert_non_null(r);
 	assert_string_equal(r->src.file, "a.conf");
 	assert_string_equal(run.project, tmp);
+	assert_int_equal(run.nallow, 1);
+	assert_string_equal(run.allow[0].host, "registry.example.org");
+	assert_string_equal(run.allow[0].preset, "reg");
 	sbx_policy_free(&run);
 	rmdir(there);
 	tu_rmrf(tmp);
