@@ -656,6 +656,57 @@ int main(int argc, char **argv)
 		need(argc, 2, "chmod PATH OCTAL");
 		r = S4(SYS_fchmodat, AT_FDCWD, argv[0],
 		       strtol(argv[1], NULL, 8), 0);
+	} else if (!strcmp(op, "setid")) {
+		/* setid HOW PATH OCTAL: give PATH a mode (PERS-01) through
+		 * chmod, fchmod, fchmodat2, or create it with the mode
+		 * through open, openat, creat; tmpfile makes an O_TMPFILE in
+		 * the directory PATH and links it as PATH/setid-tmp */
+		const char *how;
+		long mode, fd;
+
+		need(argc, 3, "setid HOW PATH OCTAL");
+		how = argv[0];
+		mode = strtol(argv[2], NULL, 8);
+		if (!strcmp(how, "chmod")) {
+			r = S2(SYS_chmod, argv[1], mode);
+		} else if (!strcmp(how, "fchmod")) {
+			fd = S4(SYS_openat, AT_FDCWD, argv[1], O_RDONLY, 0);
+			r = fd < 0 ? fd : S2(SYS_fchmod, fd, mode);
+		} else if (!strcmp(how, "fchmodat2")) {
+			r = S4(452, AT_FDCWD, argv[1], mode, 0);
+		} else if (!strcmp(how, "open")) {
+			r = S3(SYS_open, argv[1], O_WRONLY | O_CREAT | O_EXCL,
+			       mode);
+		} else if (!strcmp(how, "openat")) {
+			r = S4(SYS_openat, AT_FDCWD, argv[1],
+			       O_WRONLY | O_CREAT | O_EXCL, mode);
+		} else if (!strcmp(how, "creat")) {
+			r = S2(SYS_creat, argv[1], mode);
+		} else if (!strcmp(how, "tmpfile")) {
+			char p[4096];
+
+			fd = S4(SYS_openat, AT_FDCWD, argv[1],
+				O_WRONLY | O_TMPFILE, mode);
+			snprintf(p, sizeof p, "%s/setid-tmp", argv[1]);
+			r = fd < 0 ? fd
+				   : S5(SYS_linkat, fd, "", AT_FDCWD, p,
+					AT_EMPTY_PATH);
+		} else {
+			r = -EINVAL;
+		}
+	} else if (!strcmp(op, "mknod")) {
+		/* mknod PATH chr|blk|fifo: /dev/null's numbers (1,3) */
+		long type;
+
+		need(argc, 2, "mknod PATH chr|blk|fifo");
+		type = !strcmp(argv[1], "chr")	 ? S_IFCHR
+		       : !strcmp(argv[1], "blk") ? S_IFBLK
+						 : S_IFIFO;
+		r = S4(SYS_mknodat, AT_FDCWD, argv[0], type | 0666,
+		       (1 << 8) | 3);
+	} else if (!strcmp(op, "mknodold")) {
+		need(argc, 1, "mknodold PATH");
+		r = S3(SYS_mknod, argv[0], S_IFCHR | 0666, (1 << 8) | 3);
 	} else if (!strcmp(op, "chown")) {
 		need(argc, 1, "chown PATH");
 		r = S5(SYS_fchownat, AT_FDCWD, argv[0], getuid(), getgid(), 0);
