@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <net/if.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <linux/capability.h>
@@ -438,17 +440,97 @@ void sbx_cmd_main(const struct sup *s)
 	_exit(r == ENOENT ? 127 : 126);
 }
 
-/* pid 1 of full mode, before it forks the command: the mount view, the
- * loopback interface of a private network namespace, and then no
- * capabilities (pid 1 needs none of them any more). */
+/*
+ * NET-10: with the network off, full mode used to share the host's
+ * network namespace, and /proc/net/unix and /proc/net/tcp listed every
+ * socket path and connection of the machine (other runs' report sockets
+ * too).  /proc/<pid>/net shows the namespace of that process, so no mount
+ * can cover it for processes yet to come: pid 1 takes a network namespace
+ * of its own (it holds CAP_SYS_ADMIN in the user namespace that will own
+ * it) before it forks the command.  About 0.4 ms; no loopback is brought
+ * up, since seccomp allows only AF_UNIX sockets anyway.
+ */
+static int private_net(struct sbx_err *e)
+{
+	if (unshare(CLONE_NEWNET) < 0)
+		return sbx_errf(e, errno, "unshare(CLONE_NEWNET)");
+	return 0;
+}
+
+/*
+ * PRC-06: RLIMIT_NPROC counts every process of the uid and the kernel
+ * exempts uid 0 from it, so a root caller's fork storm ran unhindered.
+ * Since Linux 6.14 pid_max is per pid namespace and bounds the pids the
+ * namespace hands out, for any uid.  Once its cursor is past the 300 pids
+ * the kernel reserves, it allocates from [300, pid_max) only: pid_max is
+ * limits.nproc + 300 and ns_last_pid moves the cursor there at once, so
+ * at most limits.nproc processes and threads live at the same time
+ * (pid 1 aside).  pid 1 holds CAP_SYS_ADMIN over the namespace; the
+ * command cannot write /proc (Landlock grants it read only).
+ *
+ * Before 6.14 pid_max is the host's own knob, and a root caller's pid 1
+ * (uid 0 mapped to uid 0) could change it for the whole machine: the
+ * kernel's version decides, never a trial write.  1: set, 0: not
+ * available here (RLIMIT_NPROC only, as --dry-run says), -1 on error.
+ */
+#define PID_RESERVED 300
+
+int sbx_pidns_has_pid_max(void)
+{
+	struct utsname u;
+	unsigned maj = 0, min = 0;
+
+	return uname(&u) == 0 && sscanf(u.release, "%u.%u", &maj, &min) == 2 &&
+	       (maj > 6 || (maj == 6 && min >= 14));
+}
+
+static int write_sysctl(const char *path, unsigned long long v,
+			struct sbx_err *e)
+{
+	char buf[32];
+	int fd, n, rc;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sbx_errf(e, errno, "%s", path);
+	n = snprintf(buf, sizeof buf, "%llu\n", v);
+	rc = write(fd, buf, (size_t)n) == n ? 0
+					    : sbx_errf(e, errno, "%s", path);
+	close(fd);
+	return rc;
+}
+
+static int pid_limit(uint64_t nproc, struct sbx_err *e)
+{
+	if (nproc == 0 || !sbx_pidns_has_pid_max())
+		return 0;
+	if (nproc > (1u << 22) - PID_RESERVED)
+		nproc = (1u << 22) - PID_RESERVED;
+	if (write_sysctl("/proc/sys/kernel/pid_max", nproc + PID_RESERVED, e) <
+		    0 ||
+	    write_sysctl("/proc/sys/kernel/ns_last_pid", PID_RESERVED, e) < 0)
+		return -1;
+	return 1;
+}
+
+/* pid 1 of full mode, before it forks the command: the mount view, its
+ * own network namespace or the loopback interface of the one it was
+ * given, the pid limit, and then no capabilities (pid 1 needs none of
+ * them any more). */
 void sbx_pid1_setup(const struct sup *s)
 {
+	const struct sbx_policy *p = s->l->pol;
 	struct sbx_err e;
 
+	sbx_landlock_survey(p);
 	if (sbx_mounts_setup(s->l, &e) < 0)
 		sbx_layer_failed(s, "mount namespace", &e);
-	if (s->l->pol->net == SBX_NET_LOOPBACK && lo_up(&e) < 0)
+	if (p->net == SBX_NET_OFF && private_net(&e) < 0)
+		sbx_layer_failed(s, "network namespace", &e);
+	if (p->net == SBX_NET_LOOPBACK && lo_up(&e) < 0)
 		sbx_layer_failed(s, "loopback network", &e);
+	if (pid_limit(p->limits.nproc, &e) < 0)
+		sbx_layer_failed(s, "process limit", &e);
 	if (drop_caps(&e) < 0)
 		sbx_layer_failed(s, "capability drop", &e);
 }
