@@ -31,6 +31,7 @@
 
 #include "compat.h"
 #include "spawn.h"
+#include "watch.h"
 
 void sbx_chan_put(int fd, int kind, int val, const char *text)
 {
@@ -226,7 +227,7 @@ static int set_limits(const struct sbx_limits *lim, struct sbx_err *e)
  * sets cleared, and checked.  Without CAP_SETPCAP (unprivileged caller,
  * landlock-only mode) the sets are empty already and no_new_privs keeps
  * them so. */
-static int drop_caps(struct sbx_err *e)
+static int drop_caps_but(struct sbx_err *e, uint32_t keep)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
@@ -247,14 +248,21 @@ static int drop_caps(struct sbx_err *e)
 	    errno != EINVAL)
 		return sbx_errf(e, 0, "PR_CAP_AMBIENT_CLEAR_ALL: %m");
 	memset(d, 0, sizeof d);
+	d[0].effective = d[0].permitted = keep;
 	if (syscall(SYS_capset, &h, d) < 0)
 		return sbx_errf(e, 0, "capset: %m");
 	if (syscall(SYS_capget, &h, d) < 0 ||
-	    (d[0].effective | d[0].permitted | d[0].inheritable |
-	     d[1].effective | d[1].permitted | d[1].inheritable) != 0)
+	    ((d[0].effective | d[0].permitted) & ~keep) != 0 ||
+	    (d[0].inheritable | d[1].effective | d[1].permitted |
+	     d[1].inheritable) != 0)
 		return sbx_errf(e, 0,
 				"capabilities are still held after dropping");
 	return 0;
+}
+
+static int drop_caps(struct sbx_err *e)
+{
+	return drop_caps_but(e, 0);
 }
 
 /* loopback: the new network namespace starts with lo down. */
@@ -521,6 +529,7 @@ void sbx_pid1_setup(const struct sup *s)
 {
 	const struct sbx_policy *p = s->l->pol;
 	struct sbx_err e;
+	int w;
 
 	sbx_landlock_survey(p);
 	if (sbx_mounts_setup(s->l, &e) < 0)
@@ -531,6 +540,14 @@ void sbx_pid1_setup(const struct sup *s)
 		sbx_layer_failed(s, "loopback network", &e);
 	if (pid_limit(p->limits.nproc, &e) < 0)
 		sbx_layer_failed(s, "process limit", &e);
-	if (drop_caps(&e) < 0)
+	/* TIME-03: protected paths the host may replace stay read-only;
+	 * pid 1 then keeps what mounting again and looking at the sandbox's
+	 * descriptors take, in the sandbox's user namespace only. */
+	w = sbx_watch_start(s->chan[1], &e);
+	if (w < 0)
+		sbx_layer_failed(s, "protected paths for the whole run", &e);
+	if (drop_caps_but(&e,
+			  w > 0 ? (1u << CAP_SYS_ADMIN) | (1u << CAP_SYS_PTRACE)
+				: 0) < 0)
 		sbx_layer_failed(s, "capability drop", &e);
 }

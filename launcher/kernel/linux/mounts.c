@@ -54,6 +54,7 @@
 #include <unistd.h>
 
 #include "mountview.h"
+#include "watch.h"
 
 #define HIDE_TMPFS_OPTS "mode=0755,size=64k,nr_inodes=256"
 
@@ -357,6 +358,7 @@ static int bind_ro(struct mctx *c, struct mitem *it, int tgt)
 static int apply_ro(struct mctx *c, struct mitem *it)
 {
 	const struct mdone *anc = deepest(c, it->path);
+	enum dkind kind = anc ? anc->kind : D_RO;
 	int tgt, rc;
 
 	if (!anc || anc->kind == D_RO || anc->kind == D_FILE)
@@ -384,6 +386,11 @@ static int apply_ro(struct mctx *c, struct mitem *it)
 					  it->path);
 	rc = bind_ro(c, it, tgt);
 	sbx_mnt_close(tgt);
+	/* Inside a writable host tree the host may replace it by rename,
+	 * which detaches the bind: pid 1 keeps it (watch.c). */
+	if (rc == 0 && (kind == D_RW || kind == D_MID) &&
+	    sbx_watch_add(it->path) < 0)
+		return sbx_errf(c->err, ENOMEM, "mount view");
 	return rc;
 }
 

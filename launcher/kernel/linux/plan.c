@@ -90,14 +90,21 @@ static struct cell row_writable(const struct plan *c)
 static struct cell row_protect(const struct plan *c)
 {
 	if (c->full)
-		return CELL(SBX_ENF_PARTIAL,
-			    "read-only bind mounts for the ones that "
-			    "exist at launch; created later or in nested "
-			    "repositories/submodules: not enforced, reported "
-			    "at exit");
+		return CELL(
+			SBX_ENF_PARTIAL,
+			"read-only bind mounts for the ones that exist at "
+			"launch (git's commondir, worktrees, submodules and "
+			"include files too), kept for the whole run: one a "
+			"program outside replaces is made read-only again "
+			"by pid 1 and named in the run's warnings, but a "
+			"sandboxed process may write it in the moment "
+			"between, or write the lock file the host renames "
+			"over it; created later, or in repositories created "
+			"during the run: not enforced, reported at exit");
 	return CELL(SBX_ENF_ADVISORY,
 		    "shim only: Landlock cannot make a read-only "
-		    "hole in a writable tree; created later: reported at exit");
+		    "hole in a writable tree; created later, or in "
+		    "repositories created during the run: reported at exit");
 }
 
 static struct cell row_devices(const struct plan *c)

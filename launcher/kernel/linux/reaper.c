@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "spawn.h"
+#include "watch.h"
 
 int sbx_exit_code(int st)
 {
@@ -57,6 +58,8 @@ reaper_loop(const struct sup *s, pid_t cmd, int keeper)
 	sbx_waited_signals(&set);
 	if (keeper)
 		sigaddset(&set, SIGUSR2);
+	if (sbx_watching())
+		sigaddset(&set, SIGIO); /* watch.c: a protected path changed */
 	for (;;) {
 		if (sigwaitinfo(&set, &si) < 0)
 			continue;
@@ -64,6 +67,10 @@ reaper_loop(const struct sup *s, pid_t cmd, int keeper)
 		    (si.si_signo == SIGUSR2 || getppid() != s->self)) {
 			sbx_kill_tree(getpid(), 0, 1, NULL, NULL);
 			_exit(125);
+		}
+		if (si.si_signo == SIGIO) {
+			sbx_watch_events();
+			continue;
 		}
 		if (si.si_signo != SIGCHLD) {
 			if (si.si_code != SI_KERNEL)
