@@ -231,6 +231,41 @@ static long op_write(const char *p, const char *data, int flags)
 	return r;
 }
 
+/* The inode at p, 0 when there is none (raw newfstatat). */
+static unsigned long long ino_of(const char *p)
+{
+	struct stat st;
+
+	return S4(SYS_newfstatat, AT_FDCWD, p, &st, 0) == 0
+		       ? (unsigned long long)st.st_ino
+		       : 0;
+}
+
+/* TIME-01..03: print WAITING, then wait up to secs for something new at
+ * p (created, or replaced by another inode), then settle a moment.  The
+ * host changes the file from outside while we wait.  -ETIMEDOUT if it
+ * never changes. */
+static long wait_new(const char *p, int secs)
+{
+	unsigned long long first = ino_of(p), now;
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	printf("WAITING\n");
+	fflush(stdout);
+	for (int i = 0; i < secs * 100; i++) {
+		now = ino_of(p);
+		if (now && now != first) {
+			ts.tv_nsec = 300 * 1000 * 1000;
+			S2(SYS_nanosleep, &ts, NULL);
+			printf("CHANGED\n");
+			fflush(stdout);
+			return 0;
+		}
+		S2(SYS_nanosleep, &ts, NULL);
+	}
+	return -ETIMEDOUT;
+}
+
 static int parse_addr(const char *host, const char *port,
 		      struct sockaddr_storage *ss, socklen_t *len)
 {
@@ -656,6 +691,16 @@ int main(int argc, char **argv)
 		need(argc, 2, "chmod PATH OCTAL");
 		r = S4(SYS_fchmodat, AT_FDCWD, argv[0],
 		       strtol(argv[1], NULL, 8), 0);
+	} else if (!strcmp(op, "waitread")) {
+		need(argc, 2, "waitread PATH SECS");
+		r = wait_new(argv[0], atoi(argv[1]));
+		if (r == 0)
+			r = op_read(argv[0]);
+	} else if (!strcmp(op, "waitwrite")) {
+		need(argc, 3, "waitwrite PATH SECS DATA");
+		r = wait_new(argv[0], atoi(argv[1]));
+		if (r == 0)
+			r = op_write(argv[0], argv[2], O_WRONLY | O_APPEND);
 	} else if (!strcmp(op, "setid")) {
 		/* setid HOW PATH OCTAL: give PATH a mode (PERS-01) through
 		 * chmod, fchmod, fchmodat2, or create it with the mode
