@@ -46,16 +46,20 @@ static int open_policy(struct cli *c, sbx_t **s)
 
 /* ------------------------------------------------------------ queries */
 
+/* What the policy says about a path, for each operation, in the words
+ * the shim and libsbx use (one decider, one explainer: decide.h,
+ * explain.h). */
 static int act_check(struct cli *c)
 {
-	struct sbx_answer rd, wr;
+	struct sbx_answer rd, wr, ex;
 	sbx_t *s;
 	int r = open_policy(c, &s);
 
 	if (r)
 		return r;
 	if (sbx_check(s, c->action_arg, SBX_ACCESS_READ, -1, &rd) != SBX_OK ||
-	    sbx_check(s, c->action_arg, SBX_ACCESS_WRITE, -1, &wr) != SBX_OK) {
+	    sbx_check(s, c->action_arg, SBX_ACCESS_WRITE, -1, &wr) != SBX_OK ||
+	    sbx_check(s, c->action_arg, SBX_ACCESS_EXEC, -1, &ex) != SBX_OK) {
 		sbx_close(s);
 		return die("bad path", c->action_arg);
 	}
@@ -67,6 +71,7 @@ static int act_check(struct cli *c)
 	       rd.mode[0] ? rd.mode : "-", rd.source[0] ? rd.source : "-");
 	printf("  read: %s\n", rd.reason);
 	printf("  write: %s\n", wr.reason);
+	printf("  run: %s\n", ex.reason);
 	sbx_close(s);
 	return 0;
 }
