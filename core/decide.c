@@ -81,9 +81,8 @@ static int64_t size_of(const struct sbx_path_q *q)
 	return -1;
 }
 
-static struct sbx_path_decision refuse(enum sbx_verdict v,
-				       const struct sbx_cpol_rule *r,
-				       int64_t size, int app)
+static struct sbx_path_decision
+refuse(enum sbx_verdict v, const struct sbx_cpol_rule *r, int64_t size, int app)
 {
 	return (struct sbx_path_decision){ v, r, size, app };
 }
@@ -138,9 +137,8 @@ struct sbx_path_decision sbx_decide_failure(const struct sbx_cpol *v,
 
 /* ------------------------------------------------------------ programs */
 
-const struct sbx_cpol_exec *sbx_decide_exec(const struct sbx_cpol *v,
-					    const char *path,
-					    char *const argv[])
+const struct sbx_cpol_exec *
+sbx_decide_exec(const struct sbx_cpol *v, const char *path, char *const argv[])
 {
 	for (uint32_t i = 0; v->hdr && i < v->hdr->nexec; i++) {
 		const struct sbx_cpol_exec *e = &v->exec[i];
@@ -245,9 +243,9 @@ static int name_in(const char *name, const char *host)
 
 /* The allow-list entry that lets the destination through, or NULL.
  * Port 0 on either side matches any port. */
-static const struct sbx_cpol_allow *
-allowing_entry(const struct sbx_cpol *v, const char *name,
-	       const struct sbx_net_addr *a)
+static const struct sbx_cpol_allow *allowing_entry(const struct sbx_cpol *v,
+						   const char *name,
+						   const struct sbx_net_addr *a)
 {
 	uint16_t port = a ? a->port : 0;
 
@@ -257,7 +255,8 @@ allowing_entry(const struct sbx_cpol *v, const char *name,
 
 		if (port && e->port && e->port != port)
 			continue;
-		if (a && a->family && addr_in(a, host, e->is_cidr ? e->prefix : 0))
+		if (a && a->family &&
+		    addr_in(a, host, e->is_cidr ? e->prefix : 0))
 			return e;
 		if (name && *name && name_in(name, host))
 			return e;
@@ -318,8 +317,8 @@ static int split_hostport(const char *s, char *out, size_t sz, uint16_t *port)
 	if (n == 0 || n >= sz || !colon[1])
 		return -1;
 	for (const char *c = colon + 1; *c; c++) {
-		if (*c < '0' || *c > '9' || (p = p * 10 + (unsigned)(*c - '0')) >
-						    65535)
+		if (*c < '0' || *c > '9' ||
+		    (p = p * 10 + (unsigned)(*c - '0')) > 65535)
 			return -1;
 	}
 	if (p == 0)
@@ -337,8 +336,8 @@ int sbx_decide_hostport(const struct sbx_cpol *v, const char *hostport,
 	struct sbx_net_addr a = { 0 };
 
 	*d = net(SBX_NET_DENY_UNLISTED, NULL);
-	if (!hostport || split_hostport(hostport, host, sizeof(host),
-					&a.port) < 0)
+	if (!hostport ||
+	    split_hostport(hostport, host, sizeof(host), &a.port) < 0)
 		return -1;
 	if (inet_pton(AF_INET, host, a.addr) == 1)
 		a.family = AF_INET;

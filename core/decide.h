@@ -31,9 +31,11 @@
  */
 #define SBX_Q_NAME 0x1u /* gives a file this name: suffix rules */
 #define SBX_Q_MODIFY 0x2u /* modifies the path */
-#define SBX_Q_TREE 0x4u /* removes or moves the path and all below it:
+#define SBX_Q_TREE \
+	0x4u /* removes or moves the path and all below it:
 			 * a protect rule below it refuses the call */
-#define SBX_Q_SIZE 0x8u /* keeps the contents of an existing file: its
+#define SBX_Q_SIZE \
+	0x8u /* keeps the contents of an existing file: its
 			 * size counts against a size limit */
 
 struct sbx_path_q;
@@ -104,9 +106,8 @@ struct sbx_path_decision sbx_decide_failure(const struct sbx_cpol *v,
 /* The exec deny rule that refuses this program, or NULL.  path is what
  * will run (absolute, or the bare name when not found), argv its
  * arguments (argv[0] as the caller gave it). */
-const struct sbx_cpol_exec *sbx_decide_exec(const struct sbx_cpol *v,
-					    const char *path,
-					    char *const argv[]);
+const struct sbx_cpol_exec *
+sbx_decide_exec(const struct sbx_cpol *v, const char *path, char *const argv[]);
 
 /* ------------------------------------------------------------ network */
 

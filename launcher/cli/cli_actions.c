@@ -330,6 +330,19 @@ static int act_edit(struct cli *c)
 
 /* ------------------------------------------------------------ running */
 
+/* The command could not start: the policy's explanation when the
+ * launcher found one (its record has pid 0), else the system error. */
+static void print_exec_failure(const struct sbx_result *res, const char *cmd)
+{
+	for (size_t i = 0; i < res->nrefusals; i++)
+		if (res->refusals[i].pid == 0) {
+			fprintf(stderr, "%s\n", res->refusals[i].message);
+			return;
+		}
+	fprintf(stderr, "sbxrun: cannot run '%s': %s\n", cmd,
+		strerror(res->exec_errno));
+}
+
 static int print_result(struct cli *c, struct sbx_result *res,
 			char *const argv[], int report_fd)
 {
@@ -338,8 +351,7 @@ static int print_result(struct cli *c, struct sbx_result *res,
 	for (size_t i = 0; res->warnings && res->warnings[i]; i++)
 		fprintf(stderr, "sbxrun: warning: %s\n", res->warnings[i]);
 	if (res->exec_errno)
-		fprintf(stderr, "sbxrun: cannot run '%s': %s\n", argv[0],
-			strerror(res->exec_errno));
+		print_exec_failure(res, argv[0]);
 	if (res->timed_out)
 		fprintf(stderr, "sbxrun: timed out; everything in the sandbox "
 				"was killed\n");
