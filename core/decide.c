@@ -25,31 +25,56 @@ static const char *str(const struct sbx_cpol *v, uint32_t off)
 	return sbx_cpol_str(v, off);
 }
 
-/* A protect rule the kernel holds or the shim enforces: a protected path
- * missing at launch is neither (SBX_RF_ABSENT, reported after the run). */
-static int protects(const struct sbx_cpol_rule *r)
+/* The rule that decides just above r: the longest shorter root that
+ * contains r's (the rules are sorted longest first). */
+static const struct sbx_cpol_rule *parent_rule(const struct sbx_cpol *v,
+					       const struct sbx_cpol_rule *r)
 {
-	return (r->flags & SBX_RF_PROTECT) && r->mode == SBX_RO &&
-	       !(r->flags & SBX_RF_ABSENT);
+	for (uint32_t i = (uint32_t)(r - v->rules) + 1; i < v->hdr->nrules;
+	     i++) {
+		const struct sbx_cpol_rule *o = &v->rules[i];
+
+		if (o->rootlen < r->rootlen &&
+		    sbx_path_within(str(v, r->root), str(v, o->root),
+				    o->rootlen))
+			return o;
+	}
+	return NULL;
 }
 
-/* Only the shim can hold a protect rule in landlock-only mode. */
-static int app_protect(const struct sbx_cpol *v, const struct sbx_cpol_rule *r)
+/* A read-only hole in a writable tree: a protect entry, or a read-only
+ * rule right below a writable root.  A protected path missing at launch
+ * is not held by anyone (SBX_RF_ABSENT: reported after the run). */
+static int ro_hole(const struct sbx_cpol *v, const struct sbx_cpol_rule *r)
 {
-	return protects(r) && (v->hdr->flags & SBX_CPOL_F_SHIM_PROTECT);
+	const struct sbx_cpol_rule *o;
+
+	if (r->mode != SBX_RO || (r->flags & SBX_RF_ABSENT))
+		return 0;
+	if (r->flags & SBX_RF_PROTECT)
+		return 1;
+	o = parent_rule(v, r);
+	return o && o->mode == SBX_RW;
 }
 
-/* A protect rule at or below path: removing or moving path would take
- * the protected path with it (mv .git g). */
-static const struct sbx_cpol_rule *protect_inside(const struct sbx_cpol *v,
-						  const char *path)
+int sbx_rule_app_readonly(const struct sbx_cpol *v,
+			  const struct sbx_cpol_rule *r)
+{
+	return (v->hdr->flags & SBX_CPOL_F_SHIM_PROTECT) && ro_hole(v, r);
+}
+
+/* A read-only hole at or below path: removing or moving path would take
+ * it along (mv .git g). */
+static const struct sbx_cpol_rule *hole_inside(const struct sbx_cpol *v,
+					       const char *path)
 {
 	size_t n = strlen(path);
 
 	for (uint32_t i = 0; v->hdr && i < v->hdr->nrules; i++) {
 		const struct sbx_cpol_rule *r = &v->rules[i];
 
-		if (protects(r) && sbx_path_within(str(v, r->root), path, n))
+		if (r->mode == SBX_RO &&
+		    sbx_path_within(str(v, r->root), path, n) && ro_hole(v, r))
 			return r;
 	}
 	return NULL;
@@ -91,17 +116,23 @@ struct sbx_path_decision sbx_decide_path(const struct sbx_cpol *v,
 					 const struct sbx_path_q *q)
 {
 	const struct sbx_cpol_rule *r, *p;
+	/* Landlock has no attribute rights: without mounts (landlock-only)
+	 * a chmod, chown or utimes anywhere is the shim's to refuse. */
+	int attr = (q->chk & SBX_Q_ATTR) && v->hdr &&
+		   (v->hdr->flags & SBX_CPOL_F_SHIM_PROTECT);
 	int64_t size;
 
-	if ((q->chk & SBX_Q_TREE) && (p = protect_inside(v, q->path)))
-		return refuse(SBX_DENY_READONLY, p, -1, app_protect(v, p));
+	if ((q->chk & SBX_Q_TREE) && (p = hole_inside(v, q->path)))
+		return refuse(SBX_DENY_READONLY, p, -1,
+			      sbx_rule_app_readonly(v, p));
 	r = sbx_cpol_match(v, q->path);
 	if (!r)
-		return refuse(SBX_DENY_NOTCOVERED, NULL, -1, 0);
+		return refuse(SBX_DENY_NOTCOVERED, NULL, -1, attr);
 	if (r->mode == SBX_HIDE)
-		return refuse(SBX_DENY_HIDDEN, r, -1, 0);
+		return refuse(SBX_DENY_HIDDEN, r, -1, attr);
 	if (q->op == SBX_OP_WRITE && r->mode == SBX_RO)
-		return refuse(SBX_DENY_READONLY, r, -1, app_protect(v, r));
+		return refuse(SBX_DENY_READONLY, r, -1,
+			      attr || sbx_rule_app_readonly(v, r));
 	if (q->op == SBX_OP_WRITE && (q->chk & SBX_Q_NAME) && r->nsuffixes &&
 	    !suffix_ok(v, r, q->path) && names_file(q))
 		return refuse(SBX_DENY_SUFFIX, r, -1, 1);

@@ -29,14 +29,19 @@
  * (libsbx, --check) asks everything its op implies (sbx_q_plain); the
  * shim passes what each hook does.
  */
-#define SBX_Q_NAME 0x1u /* gives a file this name: suffix rules */
-#define SBX_Q_MODIFY 0x2u /* modifies the path */
-#define SBX_Q_TREE \
-	0x4u /* removes or moves the path and all below it:
-			 * a protect rule below it refuses the call */
-#define SBX_Q_SIZE \
-	0x8u /* keeps the contents of an existing file: its
-			 * size counts against a size limit */
+/* gives a file this name: suffix rules */
+#define SBX_Q_NAME 0x1u
+/* modifies the path */
+#define SBX_Q_MODIFY 0x2u
+/* removes or moves the path and all below it: a read-only hole below it
+ * refuses the call */
+#define SBX_Q_TREE 0x4u
+/* keeps the contents of an existing file: its size counts against a size
+ * limit */
+#define SBX_Q_SIZE 0x8u
+/* changes only attributes (mode, owner, times): Landlock has no right
+ * for these, so in landlock-only mode any refusal is the shim's */
+#define SBX_Q_ATTR 0x10u
 
 struct sbx_path_q;
 
@@ -66,18 +71,32 @@ struct sbx_path_decision {
 	const struct sbx_cpol_rule *rule; /* the deciding rule, or NULL */
 	int64_t size; /* SBX_DENY_SIZE: the size over the limit */
 	/* 1 when only the application layer (the shim) can enforce the
-	 * refusal: suffixes, sizes, and protect rules the kernel cannot
-	 * hold in this mode (SBX_CPOL_F_SHIM_PROTECT).  0 when it is the
-	 * kernel's to refuse, and the shim only explains. */
+	 * refusal: suffixes, sizes, read-only rules the kernel cannot hold
+	 * in this mode (sbx_rule_app_readonly), and in landlock-only mode
+	 * attribute changes (SBX_Q_ATTR).  0 when it is the kernel's to
+	 * refuse, and the shim only explains. */
 	int app;
 };
+
+/*
+ * Is r a read-only rule only the application layer can hold?  In
+ * landlock-only mode (SBX_CPOL_F_SHIM_PROTECT) Landlock cannot make a
+ * read-only hole in a writable tree (launcher/kernel/linux/landlock.c):
+ * protect entries, and any read-only rule right below a writable root,
+ * are the shim's to enforce.  In full mode read-only bind mounts hold
+ * them.  A protected path missing at launch is held by neither
+ * (SBX_RF_ABSENT: reported after the run).
+ */
+int sbx_rule_app_readonly(const struct sbx_cpol *v,
+			  const struct sbx_cpol_rule *r);
 
 /* The checks a path query implies for op: for a write, the name, the
  * modification and the size; for a read or a run, the size. */
 unsigned sbx_q_plain(enum sbx_op op);
 
 /*
- * The decision for one path.  In order: a protect rule inside a tree the
+ * The decision for one path.  In order: a read-only hole (a protect
+ * rule, a read-only rule right below a writable root) inside a tree the
  * call removes or moves (SBX_Q_TREE); no rule covers the path; a hide
  * rule; a read-only rule for a write; a suffix the rule does not allow
  * (SBX_Q_NAME, a write); a size over the rule's limit (the call's size,

@@ -109,6 +109,7 @@ struct shim_var_copy {
 #define CHK_MODIFY SBX_Q_MODIFY /* the call modifies the path */
 #define CHK_TREE SBX_Q_TREE /* removes or moves the path and all below */
 #define CHK_SIZE SBX_Q_SIZE /* opens an existing file: size limit */
+#define CHK_ATTR SBX_Q_ATTR /* changes only attributes */
 
 struct shim_state {
 	struct sbx_cpol pol; /* valid when active */
@@ -119,7 +120,8 @@ struct shim_state {
 	int quiet; /* no stderr (QUIET or REPORT_ONLY) */
 	unsigned app; /* CHK_* bits some rule makes relevant;
 				 * 0 keeps file hooks on the fast path */
-	int protect; /* SHIM_PROTECT and a protect rule exists */
+	int protect; /* some read-only rule is the shim's to hold
+				 * (sbx_rule_app_readonly: landlock-only) */
 	uint64_t min_limit; /* smallest max_file_bytes, 0 if none */
 	/* Bloom filter over the last component of every hide rule's root
 	 * (all ones when one is "/"): a relative path none of whose
