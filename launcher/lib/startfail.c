@@ -79,8 +79,8 @@ int sbx_explain_start(const struct sbx_policy *pol, enum sbx_kmode mode,
 	int explained = 0;
 
 	if (!argv || !argv[0] || !*argv[0] ||
-	    command_path(pol, argv[0], workdir, envp, target,
-			 sizeof(target)) < 0)
+	    command_path(pol, argv[0], workdir, envp, target, sizeof(target)) <
+		    0)
 		return 0;
 	if (sbx_cpol_build(pol, mode, flags, &buf, &len, &cerr) < 0)
 		return 0;
