@@ -115,3 +115,65 @@ silent_ok() {	# op object want
 	echo "$n rows, $shim_n through the shim, $bad bad"
 	[ "$bad" = 0 ] && [ "$n" -ge 84 ] && [ "$shim_n" -ge 70 ]
 }
+
+# ------------------------------------------------------------ the launcher
+
+# file:line of a rule of the shipped default profile, as messages name it
+default_src() {
+	echo "$SBX_TOP/profiles/default.conf:$(grep -n "$1" "$SBX_TOP/profiles/default.conf" | head -1 | cut -d: -f1)"
+}
+
+@test "a command the kernel refuses to start: the launcher explains it like the shim, and the fix works" {
+	printf '#!/bin/sh\necho ran\n' > "$HOME/.ssh/tool"
+	chmod 755 "$HOME/.ssh/tool"
+	run -127 --separate-stderr sbx --report "$T/r.json" -- "$HOME/.ssh/tool" ||
+		run -126 --separate-stderr sbx --report "$T/r.json" -- "$HOME/.ssh/tool"
+	[ "$status" -eq 126 ] || [ "$status" -eq 127 ]
+	[ -z "$output" ]
+	msg="sbxrun: cannot run '$HOME/.ssh/tool': hidden by the sandbox policy (secrets; rule ~/.ssh from $(default_src 'root = "~/.ssh"')); to allow: sbxrun --allow-read $HOME/.ssh/tool"
+	[ "${stderr_lines[0]}" = "$msg" ]
+	# the same words --check gives, and a record in the report
+	run "$SBXRUN" --check "$HOME/.ssh/tool"
+	[[ "$output" == *"  run: $msg"* ]]
+	[ "$(jq -r '.refusals[0] | [.operation, .reason, .rule, .process, .pid, .message] | @tsv' "$T/r.json")" = \
+		"$(printf 'run\thidden\t%s\tsbxrun\t0\t%s' "$HOME/.ssh" "$msg")" ]
+	# follow the fix
+	run --separate-stderr sbx --allow-read "$HOME/.ssh/tool" -- "$HOME/.ssh/tool"
+	[ "$status" -eq 0 ] && [ "$output" = ran ]
+	# a command that does not exist is just that
+	run -127 --separate-stderr sbx -- no-such-command-here
+	[ "$stderr" = "sbxrun: cannot run 'no-such-command-here': No such file or directory" ]
+}
+
+# ------------------------------------------------------------ the fixes
+
+@test "the fixes the README's example prints work: --allow-read a secret, --allow-write ~/.bashrc" {
+	run --separate-stderr sbx -c 'cat ~/.ssh/id_rsa; echo hi >> ~/.bashrc'
+	no_canary "$output"
+	[ "$(cat ~/.bashrc)" = "# rc" ]
+	[[ "$stderr" == *"; to allow: sbxrun --allow-read $HOME/.ssh/id_rsa"* ]]
+	[[ "$stderr" == *"; to allow: sbxrun --allow-write $HOME/.bashrc"* ]]
+	run --separate-stderr sbx --allow-read "$HOME/.ssh/id_rsa" --allow-write "$HOME/.bashrc" \
+		-c 'cat ~/.ssh/id_rsa; echo hi >> ~/.bashrc'
+	[ "$status" -eq 0 ] && [ "$output" = "$CANARY" ]
+	[ "$(cat ~/.bashrc)" = "$(printf '# rc\nhi')" ]
+}
+
+# ------------------------------------------------------------ holes
+
+# Landlock cannot make a read-only hole in a writable tree, nor refuse an
+# attribute change: in landlock-only mode the shim holds both (advisory,
+# as --dry-run says); in full mode the mounts do.  Judged from outside.
+@test "a read-only rule inside the project and chmod outside it are refused in both modes" {
+	mkdir -p vendor "$T/ro" "$HOME/.config/sbxrun"
+	echo orig > vendor/f
+	echo orig > "$T/ro/f"
+	chmod 644 "$T/ro/f"
+	echo 'paths = ( { root = "vendor"; mode = "ro"; } );' > "$HOME/.config/sbxrun/config"
+	run --separate-stderr sbx -c "echo x >> vendor/f; chmod 600 '$T/ro/f'; touch -d 2001-01-01 '$T/ro/f'"
+	[ "$(cat vendor/f)" = orig ]
+	[ "$(stat -c %a "$T/ro/f")" = 644 ]
+	[ "$(stat -c %Y "$T/ro/f")" -gt 1000000000 ] && [ "$(date -d @"$(stat -c %Y "$T/ro/f")" +%Y)" != 2001 ]
+	[[ "$stderr" == *"sbxrun: cannot write 'vendor/f': read-only in this sandbox (writable: $P, /tmp; rule $P/vendor from $HOME/.config/sbxrun/config:1); to allow: sbxrun --allow-write $P/vendor/f"* ]]
+	[[ "$stderr" == *"sbxrun: cannot write '$T/ro/f': read-only in this sandbox"* ]]
+}
