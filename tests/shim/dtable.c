@@ -124,7 +124,8 @@ static void write_conf(const char *base, const struct scenario *s,
 			map(base, s, r->root, m, sizeof(m)), r->mode);
 		for (int k = 0; k < 4 && r->sfx[k]; k++)
 			fprintf(f, "%s\"%s\"%s", k ? ", " : " suffixes = [ ",
-				r->sfx[k], k == 3 || !r->sfx[k + 1] ? " ];" : "");
+				r->sfx[k],
+				k == 3 || !r->sfx[k + 1] ? " ];" : "");
 		if (r->max)
 			fprintf(f, " max_file_bytes = %llu;",
 				(unsigned long long)r->max);
@@ -246,7 +247,7 @@ static int setup(const char *base)
 		printf("%zu\t%s\t%s\t%s\t%lld\t%s\t%s\n", i, scen[w->s].name,
 		       sbx_op_word(w->op), m, (long long)w->size,
 		       real_want(w, !host && dir),
-		       host ? "host"
+		       host  ? "host"
 		       : dir ? "dir"
 			     : "file");
 	}
@@ -275,8 +276,8 @@ static int check(int argc, char **argv)
 	}
 	rc = sbx_check(s, argv[3], acc, -1, &a);
 	if (rc == SBX_OK)
-		printf("%s\x1f%s\x1f%s\x1f%s\n", a.verdict, a.rule,
-		       a.source, a.reason);
+		printf("%s\x1f%s\x1f%s\x1f%s\n", a.verdict, a.rule, a.source,
+		       a.reason);
 	sbx_close(s);
 	return rc == SBX_OK ? 0 : 2;
 }

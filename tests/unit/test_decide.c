@@ -81,9 +81,8 @@ static void build(struct built *b, enum sbx_kmode mode, unsigned flags)
 	p.net = SBX_NET_FILTERED;
 	p.net_src = (struct sbx_src){ sbx_policy_intern(&p, "t.conf"), 9 };
 	assert_int_equal(sbx_policy_finish(&p, &err), 0);
-	assert_int_equal(sbx_cpol_build(&p, mode, flags, &b->buf, &b->len,
-					&err),
-			 0);
+	assert_int_equal(
+		sbx_cpol_build(&p, mode, flags, &b->buf, &b->len, &err), 0);
 	assert_int_equal(sbx_cpol_view(b->buf, b->len, &b->v, &why), 0);
 	sbx_policy_free(&p);
 }
@@ -135,8 +134,8 @@ static void test_app_per_mode(void **state)
 		  0, 0 },
 		{ "/etc/passwd", SBX_Q_MODIFY, SBX_DENY_READONLY, "/", 0, 0 },
 		/* hidden and uncovered: always the kernel's */
-		{ HOME "/.ssh/id", SBX_Q_MODIFY, SBX_DENY_HIDDEN,
-		  HOME "/.ssh", 0, 0 },
+		{ HOME "/.ssh/id", SBX_Q_MODIFY, SBX_DENY_HIDDEN, HOME "/.ssh",
+		  0, 0 },
 		/* application rules: always the shim's */
 		{ PROJ "/notes/x.exe", SBX_Q_NAME, SBX_DENY_SUFFIX,
 		  PROJ "/notes", 1, 1 },
@@ -165,7 +164,8 @@ static void test_app_per_mode(void **state)
 
 		for (int m = 0; m < 2; m++) {
 			struct sbx_path_q q = { rows[i].path, SBX_OP_WRITE,
-						rows[i].chk, -1, NULL, NULL };
+						rows[i].chk,  -1,
+						NULL,	      NULL };
 			struct sbx_path_decision d =
 				sbx_decide_path(&bs[m]->v, &q);
 			int app = m ? rows[i].app_ll : rows[i].app_full;
@@ -210,9 +210,12 @@ static void test_facts(void **state)
 	const struct sbx_path_facts dir = { f_dir, f_size },
 				    file = { f_file, f_size };
 	int64_t sz = 500;
-	struct sbx_path_q q = { PROJ "/notes/sub", SBX_OP_WRITE,
+	struct sbx_path_q q = { PROJ "/notes/sub",
+				SBX_OP_WRITE,
 				SBX_Q_NAME | SBX_Q_MODIFY,
-				-1, &dir, &sz };
+				-1,
+				&dir,
+				&sz };
 	struct sbx_path_decision d;
 
 	(void)state;
@@ -241,10 +244,9 @@ static void test_facts(void **state)
 	assert_int_equal(sbx_decide_path(&full.v, &q).verdict, SBX_ALLOW);
 	assert_int_equal(calls_size, 1);
 	/* no facts: a plain query assumes a file, knows no size */
-	assert_int_equal(sbx_decide(&full.v, PROJ "/notes/sub", SBX_OP_WRITE,
-				    -1)
-				 .verdict,
-			 SBX_DENY_SUFFIX);
+	assert_int_equal(
+		sbx_decide(&full.v, PROJ "/notes/sub", SBX_OP_WRITE, -1).verdict,
+		SBX_DENY_SUFFIX);
 }
 
 /* ------------------------------------------------------------ errno */
@@ -323,8 +325,9 @@ static void test_net(void **state)
 		if (rc != rows[i].rc || d.verdict != rows[i].want ||
 		    (e == NULL) != (rows[i].entry == NULL) ||
 		    (e && strcmp(e, rows[i].entry) != 0))
-			fail_msg("%s: rc %d verdict %d entry %s", rows[i].hostport,
-				 rc, d.verdict, e ? e : "(none)");
+			fail_msg("%s: rc %d verdict %d entry %s",
+				 rows[i].hostport, rc, d.verdict,
+				 e ? e : "(none)");
 	}
 }
 
@@ -378,7 +381,8 @@ static void test_texts(void **state)
 	sbx_explain_path(&full.v, HOME "/.ssh/id_rsa", HOME "/.ssh/id_rsa",
 			 SBX_OP_READ, &d, 0, &e);
 	assert_string_equal(e.msg,
-			    "sbxrun: cannot read '" HOME "/.ssh/id_rsa': hidden "
+			    "sbxrun: cannot read '" HOME
+			    "/.ssh/id_rsa': hidden "
 			    "by the sandbox policy (secrets; rule ~/.ssh from "
 			    "t.conf:2); to allow: sbxrun --allow-read " HOME
 			    "/.ssh/id_rsa");
@@ -413,8 +417,8 @@ static void test_texts(void **state)
 			    "suffix in 'Makefile' (allowed: .md; rule " PROJ
 			    "/notes from t.conf:5)");
 	d = sbx_decide(&full.v, PROJ "/notes/a.md", SBX_OP_READ, 1234);
-	sbx_explain_path(&full.v, "notes/a.md", PROJ "/notes/a.md",
-			 SBX_OP_READ, &d, 0, &e);
+	sbx_explain_path(&full.v, "notes/a.md", PROJ "/notes/a.md", SBX_OP_READ,
+			 &d, 0, &e);
 	assert_string_equal(e.msg, "sbxrun: cannot read 'notes/a.md': 1234 "
 				   "bytes, over the 100-byte limit (rule " PROJ
 				   "/notes from t.conf:5)");
@@ -429,23 +433,24 @@ static void test_texts(void **state)
 				     "(rule / ro from t.conf:1)");
 	nd = sbx_decide_net(&full.v, NULL, &a);
 	sbx_explain_net(&full.v, "connect to", "192.0.2.1", 80, &a, &nd, 0, &e);
-	assert_string_equal(e.msg, "sbxrun: cannot connect to 192.0.2.1:80: "
-				   "not in the network allow-list of this "
-				   "sandbox (*.github.com:443, 10.0.0.0/8; rule "
-				   "network filtered from t.conf:9); to allow: "
-				   "sbxrun --net allow:192.0.2.1");
+	assert_string_equal(e.msg,
+			    "sbxrun: cannot connect to 192.0.2.1:80: "
+			    "not in the network allow-list of this "
+			    "sandbox (*.github.com:443, 10.0.0.0/8; rule "
+			    "network filtered from t.conf:9); to allow: "
+			    "sbxrun --net allow:192.0.2.1");
 	assert_string_equal(e.op, "connect");
 	assert_string_equal(e.kind, "network-off");
 	assert_string_equal(e.rule, "network filtered");
 	assert_string_equal(e.src, "t.conf:9");
 	nd = sbx_decide_net(&full.v, "example.com", NULL);
-	sbx_explain_net(&full.v, "resolve", "example.com", 0, NULL, &nd, 0,
-			&e);
-	assert_string_equal(e.msg, "sbxrun: cannot resolve 'example.com': not "
-				   "in the network allow-list of this sandbox "
-				   "(*.github.com:443, 10.0.0.0/8; rule network "
-				   "filtered from t.conf:9); to allow: sbxrun "
-				   "--net allow:example.com");
+	sbx_explain_net(&full.v, "resolve", "example.com", 0, NULL, &nd, 0, &e);
+	assert_string_equal(e.msg,
+			    "sbxrun: cannot resolve 'example.com': not "
+			    "in the network allow-list of this sandbox "
+			    "(*.github.com:443, 10.0.0.0/8; rule network "
+			    "filtered from t.conf:9); to allow: sbxrun "
+			    "--net allow:example.com");
 }
 
 /* A message that does not fit ends in "...", never overflows. */
