@@ -369,12 +369,7 @@ static void test_net_modes(void **state)
 static void test_texts(void **state)
 {
 	struct sbx_path_decision d;
-	struct sbx_net_decision nd;
-	struct sbx_net_addr a = { .family = AF_INET,
-				  .addr = { 192, 0, 2, 1 },
-				  .port = 80 };
 	struct sbx_expl e;
-	char allowed[512];
 
 	(void)state;
 	d = sbx_decide(&full.v, HOME "/.ssh/id_rsa", SBX_OP_READ, -1);
@@ -426,6 +421,19 @@ static void test_texts(void **state)
 	sbx_explain_path(&full.v, "a\nb", PROJ "/notes/a.md", SBX_OP_READ, &d,
 			 0, &e);
 	assert_null(strchr(e.msg, '\n'));
+}
+
+static void test_texts_net(void **state)
+{
+	struct sbx_path_decision d;
+	struct sbx_net_decision nd;
+	struct sbx_net_addr a = { .family = AF_INET,
+				  .addr = { 192, 0, 2, 1 },
+				  .port = 80 };
+	struct sbx_expl e;
+	char allowed[512];
+
+	(void)state;
 	d = sbx_decide(&full.v, "/etc/hosts", SBX_OP_READ, -1);
 	sbx_explain_allowed(&full.v, "/etc/hosts", SBX_OP_READ, &d, allowed,
 			    sizeof(allowed));
@@ -481,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_net),
 		cmocka_unit_test(test_net_modes),
 		cmocka_unit_test(test_texts),
+		cmocka_unit_test(test_texts_net),
 		cmocka_unit_test(test_long),
 	};
 
