@@ -5,6 +5,8 @@
  * and "@name" for a named preset of such entries (netallow.h).
  * Link-local and cloud metadata addresses are refused outright: they are
  * never reachable through an allow-list (DESIGN 5, THREATS NET-08).
+ * Matching a destination against the list is decide.c's
+ * (sbx_decide_net), for the shim and the proxy alike.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decide.h"
 #include "netallow.h"
 #include "policy.h"
 
@@ -61,23 +64,6 @@ static int valid_hostname(const char *h)
 		}
 	}
 	return label > 0;
-}
-
-/* Is this address (with prefix) inside link-local / metadata space? */
-static int forbidden_addr(int af, const unsigned char *a, int prefix)
-{
-	static const unsigned char v4mapped[12] = { 0, 0, 0, 0, 0,    0,
-						    0, 0, 0, 0, 0xff, 0xff };
-
-	if (af == AF_INET)
-		return a[0] == 169 && a[1] == 254 && prefix >= 16;
-	/* ::ffff:169.254.169.254 is 169.254.169.254 (THREATS NET-07) */
-	if (memcmp(a, v4mapped, sizeof(v4mapped)) == 0)
-		return forbidden_addr(AF_INET, a + 12, prefix - 96);
-	if (a[0] == 0xfe && (a[1] & 0xc0) == 0x80 && prefix >= 10)
-		return 1;
-	/* fd00:ec2::254, the IPv6 EC2 metadata endpoint */
-	return a[0] == 0xfd && a[1] == 0x00 && a[2] == 0x0e && a[3] == 0xc2;
 }
 
 /* Split "host[:port]" or "[v6][:port]" into host and port. */
@@ -130,7 +116,7 @@ static int parse_addr(struct sbx_net_allow *a, char *host, const char *e,
 			return bad(err, e, "bad prefix length");
 		a->prefix = (int)v;
 	}
-	if (forbidden_addr(af, buf, a->prefix))
+	if (sbx_net_addr_forbidden(af, buf, a->prefix))
 		return bad(err, e,
 			   "link-local and cloud metadata addresses "
 			   "are never reachable from the sandbox");
