@@ -78,11 +78,12 @@ struct sbx_cpol_exec {
 };
 
 struct sbx_cpol_allow {
-	uint32_t text;
-	uint32_t host;
-	uint32_t is_cidr;
+	uint32_t text; /* as written */
+	uint32_t host; /* a name, "*.domain", or an address */
+	uint32_t is_cidr; /* host is an address, prefix its length */
 	uint32_t prefix;
-	uint32_t port;
+	uint32_t port; /* 0: any */
+	uint32_t preset; /* "npm" for an entry from "@npm", else "" */
 	uint32_t src_file;
 	uint32_t src_line;
 };

@@ -70,7 +70,9 @@ static int exec_ok(const struct sbx_cpol *v)
 	for (uint32_t i = 0; i < v->hdr->nallow; i++)
 		if (!str_ok(v, v->allow[i].text) ||
 		    !str_ok(v, v->allow[i].host) ||
-		    !str_ok(v, v->allow[i].src_file))
+		    !str_ok(v, v->allow[i].preset) ||
+		    !str_ok(v, v->allow[i].src_file) ||
+		    v->allow[i].port > 65535 || v->allow[i].prefix > 128)
 			return 0;
 	for (uint32_t i = 0; i < v->hdr->nsock; i++)
 		if (!str_ok(v, v->sock[i]))

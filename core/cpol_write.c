@@ -118,6 +118,7 @@ static void fill_allow(const struct sbx_policy *p, struct sbx_cpol_allow *out,
 		out[i].is_cidr = (uint32_t)p->allow[i].is_cidr;
 		out[i].prefix = (uint32_t)p->allow[i].prefix;
 		out[i].port = p->allow[i].port;
+		out[i].preset = st_add(st, p->allow[i].preset);
 		out[i].src_file = st_add(st, p->allow[i].src.file);
 		out[i].src_line = (uint32_t)(p->allow[i].src.line > 0
 						     ? p->allow[i].src.line

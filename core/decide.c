@@ -5,7 +5,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
@@ -186,201 +185,168 @@ sbx_decide_exec(const struct sbx_cpol *v, const char *path, char *const argv[])
 
 /* ------------------------------------------------------------ network */
 
-static const unsigned char v4mapped[12] = { 0, 0, 0, 0, 0,    0,
-					    0, 0, 0, 0, 0xff, 0xff };
-
-int sbx_net_addr_forbidden(int family, const unsigned char *a, int prefix)
-{
-	if (family == AF_INET)
-		return a[0] == 169 && a[1] == 254 && prefix >= 16;
-	/* ::ffff:169.254.169.254 is 169.254.169.254 (THREATS NET-07) */
-	if (memcmp(a, v4mapped, sizeof(v4mapped)) == 0)
-		return sbx_net_addr_forbidden(AF_INET, a + 12, prefix - 96);
-	if (a[0] == 0xfe && (a[1] & 0xc0) == 0x80 && prefix >= 10)
-		return 1;
-	/* fd00:ec2::254, the IPv6 EC2 metadata endpoint */
-	return a[0] == 0xfd && a[1] == 0x00 && a[2] == 0x0e && a[3] == 0xc2;
-}
-
-static void set_loopback(struct sbx_net_addr *a)
-{
-	a->loopback = a->family == AF_INET
-			      ? a->addr[0] == 127
-			      : memcmp(a->addr, &in6addr_loopback, 16) == 0;
-}
-
-int sbx_net_addr_from(const void *sockaddr, size_t len, struct sbx_net_addr *a)
-{
-	const struct sockaddr *sa = sockaddr;
-
-	memset(a, 0, sizeof(*a));
-	if (!sa || len < sizeof(sa_family_t))
-		return -1;
-	if (sa->sa_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
-		const struct sockaddr_in *in = sockaddr;
-
-		a->family = AF_INET;
-		memcpy(a->addr, &in->sin_addr, 4);
-		a->port = ntohs(in->sin_port);
-	} else if (sa->sa_family == AF_INET6 &&
-		   len >= sizeof(struct sockaddr_in6)) {
-		const struct sockaddr_in6 *in6 = sockaddr;
-
-		a->port = ntohs(in6->sin6_port);
-		if (memcmp(&in6->sin6_addr, v4mapped, 12) == 0) {
-			a->family = AF_INET;
-			memcpy(a->addr, (const char *)&in6->sin6_addr + 12, 4);
-		} else {
-			a->family = AF_INET6;
-			memcpy(a->addr, &in6->sin6_addr, 16);
-		}
-	} else {
-		return -1;
-	}
-	set_loopback(a);
-	return 0;
-}
-
-/* Is a inside the entry's address or network? */
-static int addr_in(const struct sbx_net_addr *a, const char *host,
-		   unsigned prefix)
-{
-	unsigned char e[16];
-	int fam = strchr(host, ':') ? AF_INET6 : AF_INET;
-	unsigned bits = fam == AF_INET ? 32 : 128;
-
-	if (fam != a->family || inet_pton(fam, host, e) != 1)
-		return 0;
-	if (!prefix || prefix > bits)
-		prefix = bits;
-	if (memcmp(e, a->addr, prefix / 8) != 0)
-		return 0;
-	if (prefix % 8 == 0)
-		return 1;
-	return ((e[prefix / 8] ^ a->addr[prefix / 8]) &
-		(0xff00 >> (prefix % 8))) == 0;
-}
+#define HOST_MAX 320
 
 /* "*.github.com" matches any name below github.com, not github.com. */
-static int name_in(const char *name, const char *host)
+static int name_match(const char *pat, const char *name)
 {
-	size_t nl = strlen(name), hl = strlen(host);
+	size_t nl = strlen(name), pl = strlen(pat);
 
-	if (host[0] == '*' && host[1] == '.')
-		return nl > hl - 1 &&
-		       strcasecmp(name + nl - (hl - 1), host + 1) == 0;
-	return strcasecmp(name, host) == 0;
+	if (pat[0] == '*' && pat[1] == '.')
+		return nl > pl - 1 &&
+		       strcasecmp(name + nl - (pl - 1), pat + 1) == 0;
+	return strcasecmp(name, pat) == 0;
 }
 
-/* The allow-list entry that lets the destination through, or NULL.
- * Port 0 on either side matches any port. */
-static const struct sbx_cpol_allow *allowing_entry(const struct sbx_cpol *v,
-						   const char *name,
-						   const struct sbx_net_addr *a)
+/* Port 0 on either side: any port (an entry without one; a lookup). */
+static int port_ok(const struct sbx_cpol_allow *r, uint16_t port)
 {
-	uint16_t port = a ? a->port : 0;
+	return r->port == 0 || port == 0 || r->port == port;
+}
+
+/* Does an address entry contain ip?  *eff is its prefix length in ip's
+ * family (an IPv4-mapped entry "::ffff:10.0.0.0/104" is 10.0.0.0/8; an
+ * IPv6 entry shorter than /96 covers the mapped IPv4 space with a
+ * negative effective prefix, which lists no special address). */
+static int rule_has(const struct sbx_cpol *v, const struct sbx_cpol_allow *r,
+		    const struct sbx_ip *ip, int *eff)
+{
+	static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
+	const char *host = str(v, r->host);
+	struct sbx_ip net = { 0 }, m;
+	int prefix = (int)r->prefix;
+
+	net.af = strchr(host, ':') ? AF_INET6 : AF_INET;
+	if (!r->is_cidr || inet_pton(net.af, host, net.a) != 1)
+		return 0;
+	if (net.af == AF_INET6 && ip->af == AF_INET) {
+		m.af = AF_INET6;
+		memcpy(m.a, mapped, 12);
+		memcpy(m.a + 12, ip->a, 4);
+		*eff = prefix - 96;
+		return sbx_ip_in(&m, &net, prefix);
+	}
+	*eff = prefix;
+	return sbx_ip_in(ip, &net, prefix);
+}
+
+static struct sbx_net_decision nd(enum sbx_net_why why, enum sbx_addr_class cls,
+				  const struct sbx_cpol_allow *rule)
+{
+	return (struct sbx_net_decision){ why, cls, rule };
+}
+
+/* An address, listed by an address entry?  Special classes need an entry
+ * at least as specific as their range; link-local and metadata never.
+ * resolved: the address of a name that step 1 allowed. */
+static struct sbx_net_decision by_address(const struct sbx_cpol *v,
+					  const struct sbx_ip *ip,
+					  uint16_t port, int resolved)
+{
+	const struct sbx_cpol_allow *other_port = NULL;
+	int cpfx, eff;
+	enum sbx_addr_class cls = sbx_ip_class(ip, &cpfx);
+
+	if (cls == SBX_AC_LINKLOCAL || cls == SBX_AC_METADATA)
+		return nd(SBX_NETW_NEVER, cls, NULL);
+	if (resolved && cls == SBX_AC_PUBLIC)
+		return nd(SBX_NETW_ALLOW, cls, NULL);
+	for (uint32_t i = 0; i < v->hdr->nallow; i++) {
+		const struct sbx_cpol_allow *r = &v->allow[i];
+
+		if (!rule_has(v, r, ip, &eff) ||
+		    (cls != SBX_AC_PUBLIC && eff < cpfx))
+			continue;
+		if (port_ok(r, port))
+			return nd(SBX_NETW_ALLOW, cls, r);
+		other_port = r;
+	}
+	if (other_port && !resolved)
+		return nd(SBX_NETW_PORT, cls, other_port);
+	return nd(cls == SBX_AC_PUBLIC ? SBX_NETW_ADDR : SBX_NETW_CLASS, cls,
+		  NULL);
+}
+
+/* A normalised name, listed by a name entry?  Never by an address entry:
+ * a name the policy does not list is not looked up. */
+static struct sbx_net_decision by_name(const struct sbx_cpol *v,
+				       const char *name, uint16_t port)
+{
+	const struct sbx_cpol_allow *other_port = NULL;
 
 	for (uint32_t i = 0; i < v->hdr->nallow; i++) {
-		const struct sbx_cpol_allow *e = &v->allow[i];
-		const char *host = str(v, e->host);
+		const struct sbx_cpol_allow *r = &v->allow[i];
 
-		if (port && e->port && e->port != port)
+		if (r->is_cidr || !name_match(str(v, r->host), name))
 			continue;
-		if (a && a->family &&
-		    addr_in(a, host, e->is_cidr ? e->prefix : 0))
-			return e;
-		if (name && *name && name_in(name, host))
-			return e;
+		if (port_ok(r, port))
+			return nd(SBX_NETW_ALLOW, SBX_AC_PUBLIC, r);
+		other_port = r;
 	}
-	return NULL;
+	return nd(other_port ? SBX_NETW_PORT : SBX_NETW_NOT_LISTED,
+		  SBX_AC_PUBLIC, other_port);
 }
 
-static struct sbx_cnet_decision net(enum sbx_net_verdict v,
-				    const struct sbx_cpol_allow *e)
+/* Step 1 for a host in any spelling; port 0 (inside only): any. */
+static struct sbx_net_decision host_step(const struct sbx_cpol *v,
+					 const char *host, uint16_t port,
+					 int *literal)
 {
-	return (struct sbx_cnet_decision){ v, e };
+	char h[HOST_MAX];
+	struct sbx_ip ip;
+	int kind = sbx_net_host_parse(host, h, sizeof(h), &ip);
+
+	*literal = kind == 2;
+	if (kind < 0)
+		return nd(SBX_NETW_BADHOST, SBX_AC_PUBLIC, NULL);
+	if (kind == 2)
+		return by_address(v, &ip, port, 0);
+	return by_name(v, h, port);
 }
 
-struct sbx_cnet_decision sbx_decide_net(const struct sbx_cpol *v,
-					const char *name,
-					const struct sbx_net_addr *a)
+struct sbx_net_decision sbx_decide_host(const struct sbx_cpol *v,
+					const char *host, uint16_t port)
 {
-	int loop = a && a->family && a->loopback;
-	const struct sbx_cpol_allow *e;
+	int literal;
+
+	if (v->hdr->net != SBX_NET_FILTERED)
+		return nd(SBX_NETW_MODE, SBX_AC_PUBLIC, NULL);
+	if (port == 0)
+		return nd(SBX_NETW_BADHOST, SBX_AC_PUBLIC, NULL);
+	return host_step(v, host, port, &literal);
+}
+
+struct sbx_net_decision sbx_decide_addr(const struct sbx_cpol *v,
+					const struct sbx_ip *ip, uint16_t port)
+{
+	if (v->hdr->net != SBX_NET_FILTERED)
+		return nd(SBX_NETW_MODE, SBX_AC_PUBLIC, NULL);
+	return by_address(v, ip, port, 1);
+}
+
+struct sbx_net_decision sbx_decide_net(const struct sbx_cpol *v,
+				       const char *name,
+				       const struct sbx_ip *ip, uint16_t port)
+{
+	enum sbx_addr_class cls = ip ? sbx_ip_class(ip, NULL) : SBX_AC_PUBLIC;
+	int loop = cls == SBX_AC_LOOPBACK, literal = 0;
+	struct sbx_net_decision d;
 
 	switch (v->hdr->net) {
-	case SBX_NET_OFF: return net(SBX_NET_DENY_OFF, NULL);
+	case SBX_NET_OFF: return nd(SBX_NETW_MODE, cls, NULL);
 	case SBX_NET_LOOPBACK:
-		return net(loop ? SBX_NET_ALLOW : SBX_NET_DENY_LOOPBACK, NULL);
-	case SBX_NET_FILTERED:
-		if (loop)
-			return net(SBX_NET_ALLOW, NULL);
-		if (a && a->family &&
-		    sbx_net_addr_forbidden(a->family, a->addr,
-					   a->family == AF_INET ? 32 : 128))
-			return net(SBX_NET_DENY_FORBIDDEN, NULL);
-		e = allowing_entry(v, name, a);
-		return net(e ? SBX_NET_ALLOW : SBX_NET_DENY_UNLISTED, e);
-	default: return net(SBX_NET_ALLOW, NULL);
+		return nd(loop ? SBX_NETW_ALLOW : SBX_NETW_MODE, cls, NULL);
+	case SBX_NET_FILTERED: break;
+	default: return nd(SBX_NETW_ALLOW, cls, NULL);
 	}
-}
-
-/* Split "host:port" or "[v6]:port" into host (copied into out) and port. */
-static int split_hostport(const char *s, char *out, size_t sz, uint16_t *port)
-{
-	const char *end, *colon;
-	unsigned long p = 0;
-	size_t n;
-
-	if (s[0] == '[') {
-		end = strchr(s, ']');
-		if (!end || end[1] != ':')
-			return -1;
-		s++;
-		colon = end + 1;
-	} else {
-		colon = strrchr(s, ':');
-		if (!colon || memchr(s, ':', (size_t)(colon - s)))
-			return -1; /* a bare IPv6 address needs brackets */
-		end = colon;
-	}
-	n = (size_t)(end - s);
-	if (n == 0 || n >= sz || !colon[1])
-		return -1;
-	for (const char *c = colon + 1; *c; c++) {
-		if (*c < '0' || *c > '9' ||
-		    (p = p * 10 + (unsigned)(*c - '0')) > 65535)
-			return -1;
-	}
-	if (p == 0)
-		return -1;
-	memcpy(out, s, n);
-	out[n] = '\0';
-	*port = (uint16_t)p;
-	return 0;
-}
-
-int sbx_decide_hostport(const struct sbx_cpol *v, const char *hostport,
-			struct sbx_cnet_decision *d)
-{
-	char host[256];
-	struct sbx_net_addr a = { 0 };
-
-	*d = net(SBX_NET_DENY_UNLISTED, NULL);
-	if (!hostport ||
-	    split_hostport(hostport, host, sizeof(host), &a.port) < 0)
-		return -1;
-	if (inet_pton(AF_INET, host, a.addr) == 1)
-		a.family = AF_INET;
-	else if (inet_pton(AF_INET6, host, a.addr) == 1)
-		a.family = AF_INET6;
-	if (a.family == AF_INET6 && memcmp(a.addr, v4mapped, 12) == 0) {
-		memmove(a.addr, a.addr + 12, 4);
-		memset(a.addr + 4, 0, 12);
-		a.family = AF_INET;
-	}
-	if (a.family)
-		set_loopback(&a);
-	*d = sbx_decide_net(v, a.family ? NULL : host, &a);
-	return 0;
+	/* full mode gives the sandbox a network namespace of its own */
+	if (loop && v->hdr->kmode == SBX_KMODE_FULL)
+		return nd(SBX_NETW_ALLOW, cls, NULL);
+	if (!name || !*name)
+		return ip ? by_address(v, ip, port, 0)
+			  : nd(SBX_NETW_BADHOST, cls, NULL);
+	d = host_step(v, name, port, &literal);
+	if (d.why != SBX_NETW_ALLOW || !ip || literal)
+		return d;
+	return by_address(v, ip, port, 1);
 }

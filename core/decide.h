@@ -6,7 +6,8 @@
  * Every caller decides here: the shim inside its hooks, libsbx's queries
  * and sbxrun --check (over the policy they compile with sbx_cpol_build),
  * the launcher when the kernel refused to start the command, and the
- * network proxy.  The explanation of a decision is explain.h's job.
+ * filtering network proxy (launcher/kernel/linux/proxy*.c).  The
+ * explanation of a decision is explain.h's job.
  *
  * No allocation and no system calls: the shim calls this inside hooks,
  * in vfork children and in signal handlers.  What only a system call can
@@ -21,6 +22,7 @@
 #include <stdint.h>
 
 #include "cpol.h"
+#include "netaddr.h"
 
 /* ------------------------------------------------------------ paths */
 
@@ -130,53 +132,72 @@ sbx_decide_exec(const struct sbx_cpol *v, const char *path, char *const argv[]);
 
 /* ------------------------------------------------------------ network */
 
-/* A destination address (an IPv4-mapped IPv6 address is IPv4). */
-struct sbx_net_addr {
-	int family; /* AF_INET or AF_INET6; 0: no address (a name) */
-	unsigned char addr[16];
-	uint16_t port; /* 0: any, or not known (a name lookup) */
-	int loopback;
+/*
+ * A destination is decided in two steps, because the name is all a
+ * client gives and the address is what is actually reached:
+ *
+ *   1. sbx_decide_host(): the host as the client asked for it, a name or
+ *      an address literal, and the port.  A name must be listed by name
+ *      ("example.com", "*.example.com"); a literal by address
+ *      ("10.1.2.3", "10.0.0.0/8").  A name no entry lists is refused
+ *      before anything is resolved, so the proxy's resolver never carries
+ *      a name the policy did not allow (no DNS exfiltration, NET-02).
+ *   2. sbx_decide_addr(): each address a listed name resolved to.  Public
+ *      addresses pass; loopback, private, shared (CGNAT), unique local,
+ *      unspecified, multicast and reserved ones only when an entry lists
+ *      them by address at least as narrowly as their range (so a name
+ *      cannot be pointed at the host's own services: DNS rebinding,
+ *      NET-09); link-local and cloud metadata addresses never (NET-08).
+ *      The caller connects to exactly the address it checked.
+ *
+ * The filtering proxy, outside the sandbox, takes both steps for every
+ * connection.  sbx_decide_net() is the same decision seen from inside
+ * the sandbox (the shim), where the network mode comes first and the
+ * sandbox's own loopback is its own.
+ */
+
+enum sbx_net_why {
+	SBX_NETW_ALLOW = 0,
+	SBX_NETW_NOT_LISTED, /* no entry names this host */
+	SBX_NETW_PORT, /* listed, but for other ports (rule: one of them) */
+	SBX_NETW_ADDR, /* an address literal that no entry lists */
+	SBX_NETW_CLASS, /* an address of a class that must be listed by
+			 * address, and is not (cls) */
+	SBX_NETW_NEVER, /* link-local or metadata (cls) */
+	SBX_NETW_BADHOST, /* not a host name or address */
+	SBX_NETW_MODE, /* the network mode refuses it: off; loopback, for
+			* anything but the loopback; for the proxy, any
+			* mode but filtered */
 };
 
-enum sbx_net_verdict {
-	SBX_NET_ALLOW = 0,
-	SBX_NET_DENY_OFF = 1, /* network.mode = off */
-	SBX_NET_DENY_LOOPBACK = 2, /* loopback only */
-	SBX_NET_DENY_UNLISTED = 3, /* filtered, and no entry allows it */
-	SBX_NET_DENY_FORBIDDEN = 4, /* link-local / cloud metadata: never */
+struct sbx_net_decision {
+	enum sbx_net_why why;
+	enum sbx_addr_class cls;
+	/* ALLOW: the entry that allowed it (NULL when a resolved public
+	 * address passed on the strength of the name, or the mode allows
+	 * everything); PORT: an entry for the host on another port. */
+	const struct sbx_cpol_allow *rule;
 };
 
-struct sbx_cnet_decision {
-	enum sbx_net_verdict verdict;
-	const struct sbx_cpol_allow *entry; /* the allowing entry, or NULL */
-};
+/* Step 1: the host as requested (any spelling; normalised here: it may
+ * come from a hostile client) and the port (1-65535). */
+struct sbx_net_decision sbx_decide_host(const struct sbx_cpol *v,
+					const char *host, uint16_t port);
+/* Step 2: one address that a host allowed by name resolved to. */
+struct sbx_net_decision sbx_decide_addr(const struct sbx_cpol *v,
+					const struct sbx_ip *ip, uint16_t port);
 
 /*
- * May the sandbox reach this destination?  name (may be NULL) is the host
- * name the program asked for, a the address it connects to (may be NULL
- * for a name lookup; port 0 matches every entry).  Loopback is always
- * reachable with loopback and filtered networks (the sandbox has its own);
- * link-local and cloud metadata addresses never through an allow-list.
+ * From inside the sandbox: may a program reach ip:port (connect, send),
+ * which it looked up as name (NULL when not known), or look up name (ip
+ * NULL; port 0: any port)?  Network off refuses everything; loopback
+ * allows the loopback only; on allows everything; filtered allows the
+ * sandbox's own loopback in full mode (a network namespace of its own)
+ * and otherwise decides as the proxy would: the name in step 1 when it is
+ * known, else the address as a literal, then the address in step 2.
  */
-struct sbx_cnet_decision sbx_decide_net(const struct sbx_cpol *v,
-					const char *name,
-					const struct sbx_net_addr *a);
-
-/*
- * The same for "host:port" as a proxy sees it in a CONNECT request:
- * "example.com:443", "192.0.2.1:80", "[2001:db8::1]:443".  The host is
- * taken as an address when it is one, else as a name.  Returns 0, or -1
- * when the text is not host:port (d then refuses).
- */
-int sbx_decide_hostport(const struct sbx_cpol *v, const char *hostport,
-			struct sbx_cnet_decision *d);
-
-/* Fill a from a socket address (AF_INET, AF_INET6); -1 for any other. */
-int sbx_net_addr_from(const void *sockaddr, size_t len, struct sbx_net_addr *a);
-
-/* Is addr/prefix (AF_INET: 4 bytes, AF_INET6: 16) inside link-local or
- * cloud metadata space?  Such an address is never reachable through an
- * allow-list (DESIGN 5, THREATS NET-07/08). */
-int sbx_net_addr_forbidden(int family, const unsigned char *addr, int prefix);
+struct sbx_net_decision sbx_decide_net(const struct sbx_cpol *v,
+				       const char *name,
+				       const struct sbx_ip *ip, uint16_t port);
 
 #endif

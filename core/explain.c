@@ -302,6 +302,9 @@ void sbx_explain_exec(const struct sbx_cpol *v, const char *shown,
 
 /* ------------------------------------------------------------ network */
 
+#define HOST_MAX 320
+#define HOSTILE_SHOWN 60
+
 static const char *net_rule(uint32_t net)
 {
 	switch (net) {
@@ -312,102 +315,246 @@ static const char *net_rule(uint32_t net)
 	}
 }
 
-static void put_hex16(struct sb *b, unsigned x)
+const char *sbx_net_why_kind(enum sbx_net_why w)
 {
-	static const char hex[] = "0123456789abcdef";
-	char d[4];
-	int n = 0;
-
-	do {
-		d[n++] = hex[x & 15];
-		x >>= 4;
-	} while (x);
-	while (n)
-		sb_putc(b, d[--n]);
+	switch (w) {
+	case SBX_NETW_ALLOW: return "allowed";
+	case SBX_NETW_NOT_LISTED: return "not-allowed";
+	case SBX_NETW_PORT: return "port";
+	case SBX_NETW_ADDR: return "address";
+	case SBX_NETW_CLASS: return "address-class";
+	case SBX_NETW_NEVER: return "never";
+	case SBX_NETW_BADHOST: return "bad-host";
+	case SBX_NETW_MODE: return "network-off";
+	}
+	return "network";
 }
 
-/* RFC 5952 style: the longest run of two or more zero groups is "::". */
-static void put_ip6(struct sb *b, const unsigned char *a)
+/* A host as it would be typed: a normalised name or address, IPv6 in
+ * brackets (a port follows), or quoted when it is a name looked up;
+ * anything else (a hostile client's bytes) made printable and short, and
+ * quoted. */
+static void put_host(struct sb *b, const char *host, int lookup)
 {
-	unsigned g[8];
-	int best = -1, bestlen = 1;
+	char h[HOST_MAX];
+	struct sbx_ip ip;
+	int kind = sbx_net_host_parse(host, h, sizeof(h), &ip);
+	size_t i;
 
-	for (int i = 0; i < 8; i++)
-		g[i] = (unsigned)a[2 * i] << 8 | a[2 * i + 1];
-	for (int i = 0, run; i < 8; i += run ? run : 1) {
-		for (run = 0; i + run < 8 && g[i + run] == 0; run++)
-			;
-		if (run > bestlen) {
-			best = i;
-			bestlen = run;
-		}
-	}
-	for (int i = 0; i < 8; i++) {
-		if (i == best) {
-			sb_put(b, "::");
-			i += bestlen - 1;
-			continue;
-		}
-		if (i && i != best + bestlen)
-			sb_putc(b, ':');
-		put_hex16(b, g[i]);
-	}
-}
+	if (kind > 0) {
+		int br = !lookup && kind == 2 && ip.af == AF_INET6;
 
-void sbx_put_net_addr(struct sb *b, const struct sbx_net_addr *a)
-{
-	if (a->family == AF_INET) {
-		for (int i = 0; i < 4; i++) {
-			if (i)
-				sb_putc(b, '.');
-			sb_putu(b, a->addr[i]);
-		}
+		sb_put(b, lookup ? "'" : br ? "[" : "");
+		sb_put(b, h);
+		sb_put(b, lookup ? "'" : br ? "]" : "");
 		return;
 	}
-	sb_putc(b, '[');
-	put_ip6(b, a->addr);
-	sb_putc(b, ']');
+	sb_putc(b, '\'');
+	for (i = 0; host[i] && i < HOSTILE_SHOWN; i++)
+		sb_putc(b, host[i] > ' ' && host[i] < 127 && host[i] != '\''
+				   ? host[i]
+				   : '?');
+	if (host[i])
+		sb_put(b, "...");
+	sb_putc(b, '\'');
 }
 
+static void put_target(struct sb *b, const char *host, uint16_t port)
+{
+	put_host(b, host, 0);
+	sb_putc(b, ':');
+	sb_putu(b, port);
+}
+
+void sbx_net_target(char *buf, size_t sz, const char *host, uint16_t port)
+{
+	struct sb b;
+
+	sb_init(&b, buf, sz);
+	put_target(&b, host, port);
+}
+
+/* An address as an allow entry writes it: 10.0.0.5, [::1]. */
+static void put_entry_addr(struct sb *b, const struct sbx_ip *ip)
+{
+	char a[64];
+
+	sbx_ip_format(ip, a, sizeof(a));
+	if (ip->af == AF_INET6)
+		sb_putc(b, '[');
+	sb_put(b, a);
+	if (ip->af == AF_INET6)
+		sb_putc(b, ']');
+}
+
+static void put_to_allow(struct sb *b, const char *host, uint16_t port,
+			 const struct sbx_ip *addr,
+			 const struct sbx_net_decision *d)
+{
+	char h[HOST_MAX];
+	struct sbx_ip ip;
+	int kind = sbx_net_host_parse(host, h, sizeof(h), &ip);
+
+	if (kind < 0 || d->why == SBX_NETW_NEVER ||
+	    d->why == SBX_NETW_BADHOST || d->why == SBX_NETW_ALLOW)
+		return;
+	if (d->why == SBX_NETW_MODE && d->cls == SBX_AC_LOOPBACK) {
+		sb_put(b, "loopback");
+		return;
+	}
+	sb_put(b, "allow:");
+	if (addr && (d->why == SBX_NETW_ADDR || d->why == SBX_NETW_CLASS))
+		put_entry_addr(b, addr);
+	else if (kind == 2)
+		put_entry_addr(b, &ip);
+	else
+		sb_put(b, h);
+	/* an address, or a name listed for another port: this port */
+	if ((kind == 2 || addr || d->why == SBX_NETW_PORT) &&
+	    d->why != SBX_NETW_MODE && port) {
+		sb_putc(b, ':');
+		sb_putu(b, port);
+	}
+}
+
+void sbx_net_to_allow(char *buf, size_t sz, const char *host, uint16_t port,
+		      const struct sbx_ip *addr,
+		      const struct sbx_net_decision *d)
+{
+	struct sb b;
+
+	sb_init(&b, buf, sz);
+	put_to_allow(&b, host, port, addr, d);
+}
+
+/* "allowed: a, b:443, @npm, ..." (a preset's entries shown once, by
+ * name), or "allowed: nothing". */
 static void put_allow_list(struct sb *b, const struct sbx_cpol *v)
 {
-	for (uint32_t i = 0; i < v->hdr->nallow && i < ALLOW_SHOWN; i++) {
-		if (i)
+	const char *last = NULL;
+	unsigned shown = 0;
+
+	sb_put(b, "allowed: ");
+	for (uint32_t i = 0; i < v->hdr->nallow; i++) {
+		const char *preset = str(v, v->allow[i].preset);
+
+		if (*preset && last && strcmp(preset, last) == 0)
+			continue;
+		last = preset;
+		if (shown++ == ALLOW_SHOWN) {
+			sb_put(b, ", ...");
+			return;
+		}
+		if (shown > 1)
 			sb_put(b, ", ");
-		sb_putq(b, str(v, v->allow[i].text));
+		if (*preset)
+			sb_putc(b, '@');
+		sb_putq(b, *preset ? preset : str(v, v->allow[i].text));
 	}
-	if (v->hdr->nallow > ALLOW_SHOWN)
-		sb_put(b, ", ...");
+	if (!shown)
+		sb_put(b, "nothing");
 }
 
-/* "REASON (DETAIL; rule network MODE from SRC)" */
-static void put_net_reason(struct sb *b, const struct sbx_cpol *v,
-			   const struct sbx_cnet_decision *d,
-			   const struct sbx_expl *e)
+/* The rule of a network refusal: the allow entry ("example.com:443",
+ * "registry.npmjs.org:443 (@npm)") or the network mode, and its source. */
+static void net_rule_src(const struct sbx_cpol *v,
+			 const struct sbx_net_decision *d, struct sbx_expl *e)
 {
-	switch (d->verdict) {
-	case SBX_NET_DENY_OFF:
-		sb_put(b, "network access is off in this sandbox (");
-		break;
-	case SBX_NET_DENY_LOOPBACK:
-		sb_put(b, "only loopback is reachable in this sandbox (");
-		break;
-	case SBX_NET_DENY_UNLISTED:
-		sb_put(b, "not in the network allow-list of this sandbox (");
-		put_allow_list(b, v);
-		sb_put(b, "; ");
-		break;
-	case SBX_NET_DENY_FORBIDDEN:
-		sb_put(b, "link-local and cloud metadata addresses are never "
-			  "reachable from the sandbox (");
-		break;
-	case SBX_NET_ALLOW: break;
-	}
+	const struct sbx_cpol_allow *r = d->rule;
+
+	e->rule = r ? str(v, r->text) : net_rule(v->hdr->net);
+	if (r)
+		set_src(e, str(v, r->src_file), r->src_line);
+	else
+		set_src(e, str(v, v->hdr->net_src_file), v->hdr->net_src_line);
+}
+
+static void put_net_rule(struct sb *b, const struct sbx_cpol *v,
+			 const struct sbx_net_decision *d,
+			 const struct sbx_expl *e)
+{
+	const char *preset = d->rule ? str(v, d->rule->preset) : "";
+
 	sb_put(b, "rule ");
-	sb_put(b, e->rule);
+	sb_putq(b, e->rule);
+	if (*preset) {
+		sb_put(b, " (@");
+		sb_putq(b, preset);
+		sb_putc(b, ')');
+	}
 	sb_put(b, " from ");
 	sb_put(b, e->src);
 	sb_putc(b, ')');
+}
+
+/* "resolves to ADDR, CLASS" or "CLASS" */
+static void put_class(struct sb *b, const struct sbx_ip *addr,
+		      const struct sbx_net_decision *d)
+{
+	char a[64];
+
+	if (addr) {
+		sbx_ip_format(addr, a, sizeof(a));
+		sb_put(b, "resolves to ");
+		sb_put(b, a);
+		sb_put(b, ", ");
+	}
+	sb_put(b, sbx_addr_class_text(d->cls));
+}
+
+static const char *mode_reason(uint32_t net)
+{
+	switch (net) {
+	case SBX_NET_OFF: return "network access is off in this sandbox (";
+	case SBX_NET_LOOPBACK:
+		return "only loopback is reachable in this sandbox (";
+	default: return "the filtering proxy serves network filtered only (";
+	}
+}
+
+/* "REASON (DETAIL; rule RULE from SRC)"; never and bad hosts have no
+ * rule that could be changed, and say so without one. */
+static void put_net_reason(struct sb *b, const struct sbx_cpol *v,
+			   const struct sbx_ip *addr,
+			   const struct sbx_net_decision *d,
+			   const struct sbx_expl *e)
+{
+	static const char unlisted[] = "not in the network allow-list of this "
+				       "sandbox (";
+
+	switch (d->why) {
+	case SBX_NETW_MODE: sb_put(b, mode_reason(v->hdr->net)); break;
+	case SBX_NETW_NOT_LISTED:
+		sb_put(b, unlisted);
+		put_allow_list(b, v);
+		sb_put(b, "; ");
+		break;
+	case SBX_NETW_PORT:
+		sb_put(b, unlisted);
+		sb_put(b, "listed for port ");
+		sb_putu(b, d->rule->port);
+		sb_put(b, " only; ");
+		break;
+	case SBX_NETW_ADDR:
+		sb_put(b, unlisted);
+		sb_put(b, "addresses must be listed by address; ");
+		put_allow_list(b, v);
+		sb_put(b, "; ");
+		break;
+	case SBX_NETW_CLASS:
+		put_class(b, addr, d);
+		sb_put(b, ", reachable only when listed by address (");
+		break;
+	case SBX_NETW_NEVER:
+		put_class(b, addr, d);
+		sb_put(b, ", never reachable from the sandbox");
+		return;
+	case SBX_NETW_BADHOST:
+		sb_put(b, "not a host name or address the sandbox accepts");
+		return;
+	case SBX_NETW_ALLOW: return;
+	}
+	put_net_rule(b, v, d, e);
 }
 
 static const char *net_op(const char *verb)
@@ -416,35 +563,29 @@ static const char *net_op(const char *verb)
 }
 
 void sbx_explain_net(const struct sbx_cpol *v, const char *verb,
-		     const char *host, uint16_t port,
-		     const struct sbx_net_addr *a,
-		     const struct sbx_cnet_decision *d, unsigned flags,
+		     const char *host, uint16_t port, const struct sbx_ip *addr,
+		     const struct sbx_net_decision *d, unsigned flags,
 		     struct sbx_expl *e)
 {
-	struct sb b;
+	const char *op = net_op(verb);
+	struct sb b, fix;
+	char fixbuf[HOST_MAX + 80];
 
-	expl_init(e, &b, net_op(verb), "network-off", net_rule(v->hdr->net));
-	set_src(e, str(v, v->hdr->net_src_file), v->hdr->net_src_line);
+	expl_init(e, &b, op, sbx_net_why_kind(d->why), "");
+	net_rule_src(v, d, e);
 	sb_put(&b, "sbxrun: cannot ");
 	sb_put(&b, verb);
-	if (strcmp(verb, "resolve") != 0) {
-		sb_putc(&b, ' ');
-		sb_putq(&b, host);
-		sb_putc(&b, ':');
-		sb_putu(&b, port);
-	} else {
-		sb_put(&b, " '");
-		sb_putq(&b, host);
-		sb_putc(&b, '\'');
-	}
-	sb_put(&b, ": ");
-	put_net_reason(&b, v, d, e);
-	if ((flags & SBX_EXPL_NO_FIX) || d->verdict == SBX_NET_DENY_FORBIDDEN)
-		return;
-	if (a && a->family && a->loopback)
-		put_fix(&b, "--net ", "loopback");
+	sb_putc(&b, ' ');
+	if (op[0] == 'r')
+		put_host(&b, host, 1);
 	else
-		put_fix(&b, "--net allow:", host);
+		put_target(&b, host, port);
+	sb_put(&b, ": ");
+	put_net_reason(&b, v, addr, d, e);
+	sb_init(&fix, fixbuf, sizeof(fixbuf));
+	put_to_allow(&fix, host, port, addr, d);
+	if (fixbuf[0] && !(flags & SBX_EXPL_NO_FIX))
+		put_fix(&b, "--net ", fixbuf);
 }
 
 void sbx_explain_socket(const struct sbx_cpol *v, int family, unsigned flags,

@@ -5,12 +5,15 @@
  *
  *   sbxrun: cannot <op> '<what>': <reason> (<detail>; rule <rule> from <file:line>); to allow: <fix>
  *   sbxrun: refused to run '<program>': <reason> (rule <program> from <file:line>)
- *   sbxrun: cannot connect to <host>:<port>: <reason> (rule network <mode> from <file:line>); to allow: <fix>
+ *   sbxrun: cannot connect to <host>:<port>: <reason> (<detail>; rule <entry or network mode> from <file:line>); to allow: <fix>
+ *   sbxrun: cannot resolve '<name>': <reason> (...); to allow: <fix>
  *
  * The detail is left out when there is none, the parenthesis when there
- * is neither detail nor rule (a path no rule covers), and the fix when
- * there is no flag that would allow the call (suffixes, sizes, exec deny
- * rules) or the caller asks for none (SBX_EXPL_NO_FIX).  A rule under
+ * is neither detail nor rule (a path no rule covers, a link-local or
+ * metadata address, a host that is no host), and the fix when there is
+ * no flag that would allow the call (suffixes, sizes, exec deny rules,
+ * link-local and metadata addresses) or the caller asks for none
+ * (SBX_EXPL_NO_FIX).  A rule under
  * the home directory is written "~/...".  Names from the program (paths,
  * hosts) have their control bytes replaced by '?', so a message is
  * always one line.
@@ -42,9 +45,11 @@ struct sbx_expl {
 	const char *op; /* "read", "write", "run"; "exec"; "connect", "send",
 			 * "resolve", "socket" */
 	const char *kind; /* "hidden", "read-only", "suffix", "size",
-			   * "not-covered", "exec-denied", "network-off" */
+			   * "not-covered", "exec-denied"; network:
+			   * sbx_net_why_kind() */
 	const char *rule; /* the deciding rule's root (absolute), the exec
-			   * program, or "network <mode>"; "" if none */
+			   * program, the allow entry, or "network <mode>";
+			   * "" if none */
 	char src[SBX_EXPL_SRC]; /* "file:line" of the rule, or "" */
 	char msg[SBX_EXPL_MSG];
 };
@@ -68,16 +73,30 @@ void sbx_explain_exec(const struct sbx_cpol *v, const char *shown,
 
 /*
  * A refused network destination.  verb is "connect to", "send to" or
- * "resolve"; host is the name or the address as text (see
- * sbx_put_net_addr), port its port (not shown for "resolve"); a the
- * address or NULL.
- * d->verdict != SBX_NET_ALLOW.
+ * "resolve"; host the host as the program or the proxy's client asked for
+ * it, a name or an address literal (shown normalised; hostile bytes made
+ * printable, short and quoted), port its port (not shown for "resolve");
+ * addr the address the name resolved to when the refusal is of that
+ * address (sbx_decide_addr, or sbx_decide_net with a name), else NULL.
+ * d->why != SBX_NETW_ALLOW.  The fix, when there is one, is a --net
+ * argument (sbx_net_to_allow).
  */
 void sbx_explain_net(const struct sbx_cpol *v, const char *verb,
-		     const char *host, uint16_t port,
-		     const struct sbx_net_addr *a,
-		     const struct sbx_cnet_decision *d, unsigned flags,
+		     const char *host, uint16_t port, const struct sbx_ip *addr,
+		     const struct sbx_net_decision *d, unsigned flags,
 		     struct sbx_expl *e);
+/* host:port as the messages and records name it: "example.com:443",
+ * "[::1]:80", "'x??y':443". */
+void sbx_net_target(char *buf, size_t sz, const char *host, uint16_t port);
+/* Only the --net argument of the fix ("allow:example.com",
+ * "allow:10.0.0.5:5432", "loopback"), or "" when nothing can allow it
+ * (link-local and metadata, a bad host). */
+void sbx_net_to_allow(char *buf, size_t sz, const char *host, uint16_t port,
+		      const struct sbx_ip *addr,
+		      const struct sbx_net_decision *d);
+/* The record kind of a network decision: "not-allowed", "port",
+ * "address", "address-class", "never", "bad-host", "network-off". */
+const char *sbx_net_why_kind(enum sbx_net_why w);
 
 /* An internet socket refused because the network is off. */
 void sbx_explain_socket(const struct sbx_cpol *v, int family, unsigned flags,
@@ -94,7 +113,5 @@ void sbx_explain_allowed(const struct sbx_cpol *v, const char *abs,
 void sbx_put_src(struct sb *b, const char *file, uint32_t line);
 /* The same for a rule of the in-memory policy (sbxrun --list-paths). */
 void sbx_src_format(char *buf, size_t sz, struct sbx_src src);
-/* An address as people write it in host:port: 192.0.2.1, [2001:db8::1]. */
-void sbx_put_net_addr(struct sb *b, const struct sbx_net_addr *a);
 
 #endif

@@ -3,10 +3,10 @@
  *   host, *.domain, host:port, *.domain:port, ip, ip:port, ip/prefix,
  *   ip/prefix:port, [v6], [v6]:port, [v6/prefix]:port
  * and "@name" for a named preset of such entries (netallow.h).
- * Link-local and cloud metadata addresses are refused outright: they are
- * never reachable through an allow-list (DESIGN 5, THREATS NET-08).
- * Matching a destination against the list is decide.c's
- * (sbx_decide_net), for the shim and the proxy alike.
+ * Link-local and cloud metadata addresses (netaddr.h's classes) are
+ * refused outright: they are never reachable through an allow-list
+ * (DESIGN 5, THREATS NET-08).  Matching a destination against the list is
+ * decide.c's, for the shim and the proxy alike.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,9 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decide.h"
 #include "netallow.h"
-#include "policy.h"
 
 /* Every allow-list error names the entry as written. */
 #define bad(err, e, why) \
@@ -97,7 +95,7 @@ static int split_host_port(char *s, char **host, uint16_t *port)
 static int parse_addr(struct sbx_net_allow *a, char *host, const char *e,
 		      struct sbx_err *err)
 {
-	unsigned char buf[16];
+	struct sbx_ip net = { 0 };
 	char *slash = strchr(host, '/'), *end;
 	int af, max;
 
@@ -105,7 +103,8 @@ static int parse_addr(struct sbx_net_allow *a, char *host, const char *e,
 		*slash = '\0';
 	af = strchr(host, ':') ? AF_INET6 : AF_INET;
 	max = af == AF_INET ? 32 : 128;
-	if (inet_pton(af, host, buf) != 1)
+	net.af = af;
+	if (inet_pton(af, host, net.a) != 1)
 		return slash ? bad(err, e, "not an IP address before '/'") : 1;
 	a->is_cidr = 1;
 	a->prefix = max;
@@ -116,7 +115,7 @@ static int parse_addr(struct sbx_net_allow *a, char *host, const char *e,
 			return bad(err, e, "bad prefix length");
 		a->prefix = (int)v;
 	}
-	if (sbx_net_addr_forbidden(af, buf, a->prefix))
+	if (sbx_ip_never(&net, a->prefix))
 		return bad(err, e,
 			   "link-local and cloud metadata addresses "
 			   "are never reachable from the sandbox");

@@ -5,11 +5,11 @@
  *
  * The kernel enforces the network mode (Landlock TCP rules, seccomp on
  * socket families, a network namespace); the shim only names what was
- * refused, with the one decider's verdict (sbx_decide_net) in the one
- * explainer's words.  To name a host rather than an address it remembers
- * what getaddrinfo answered, in a small fixed ring (no allocation,
- * lock-free).  Addresses are formatted by hand (explain.c): inet_ntop
- * may go through stdio.
+ * refused, with the one decider's verdict (sbx_decide_net, the same
+ * decision the filtering proxy takes) in the one explainer's words.  To
+ * name a host rather than an address it remembers what getaddrinfo
+ * answered, in a small fixed ring (no allocation, lock-free).  Addresses
+ * are formatted by hand (netaddr.c): inet_ntop may go through stdio.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -32,14 +32,13 @@
 #define RING_SLOTS 64
 struct ring_slot {
 	unsigned seq;
-	int family;
-	unsigned char addr[16];
+	struct sbx_ip ip;
 	char name[256];
 };
 static struct ring_slot ring[RING_SLOTS];
 static unsigned ring_next;
 
-static void ring_put(int family, const unsigned char *addr, const char *name)
+static void ring_put(const struct sbx_ip *ip, const char *name)
 {
 	unsigned i = __atomic_fetch_add(&ring_next, 1, __ATOMIC_RELAXED);
 	struct ring_slot *s = &ring[i % RING_SLOTS];
@@ -48,8 +47,7 @@ static void ring_put(int family, const unsigned char *addr, const char *name)
 
 	__atomic_store_n(&s->seq, seq | 1, __ATOMIC_RELEASE);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	s->family = family;
-	memcpy(s->addr, addr, 16);
+	s->ip = *ip;
 	memcpy(s->name, name, n);
 	s->name[n] = '\0';
 	__atomic_store_n(&s->seq, (seq | 1) + 1, __ATOMIC_RELEASE);
@@ -60,17 +58,18 @@ void shim_net_remember(const char *node, const struct addrinfo *res)
 	int kept = 0;
 
 	for (; res && kept < 8; res = res->ai_next) {
-		struct sbx_net_addr t;
+		struct sbx_ip ip;
 
-		if (sbx_net_addr_from(res->ai_addr, res->ai_addrlen, &t) == 0) {
-			ring_put(t.family, t.addr, node);
+		if (sbx_ip_from_sockaddr(res->ai_addr, res->ai_addrlen, &ip,
+					 NULL) == 0) {
+			ring_put(&ip, node);
 			kept++;
 		}
 	}
 }
 
-/* The newest name that resolved to t's address, into name. */
-static int ring_get(const struct sbx_net_addr *t, char *name, size_t sz)
+/* The newest name that resolved to ip, into name. */
+static int ring_get(const struct sbx_ip *ip, char *name, size_t sz)
 {
 	unsigned last = __atomic_load_n(&ring_next, __ATOMIC_RELAXED);
 
@@ -79,8 +78,8 @@ static int ring_get(const struct sbx_net_addr *t, char *name, size_t sz)
 		unsigned seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
 		size_t n;
 
-		if ((seq & 1) || !seq || s->family != t->family ||
-		    memcmp(s->addr, t->addr, 16) != 0)
+		if ((seq & 1) || !seq || s->ip.af != ip->af ||
+		    memcmp(s->ip.a, ip->a, 16) != 0)
 			continue;
 		n = strnlen(s->name, sizeof(s->name) - 1);
 		if (n >= sz)
@@ -96,57 +95,45 @@ static int ring_get(const struct sbx_net_addr *t, char *name, size_t sz)
 
 /* ------------------------------------------------------------ refusals */
 
-/* The host as people would name it: the resolved name, else the
- * address ([v6] in brackets, as in host:port). */
-static void put_host(struct sb *b, const struct sbx_net_addr *t)
-{
-	char name[256];
-
-	if (ring_get(t, name, sizeof(name)) == 0)
-		sb_putq(b, name);
-	else
-		sbx_put_net_addr(b, t);
-}
-
-/* connect/sendto/sendmsg failed with err: explain when the network mode
- * is why.  verb is "connect to" or "send to". */
+/* connect/sendto/sendmsg failed with err: explain when the policy is
+ * why.  verb is "connect to" or "send to".  The host is the name the
+ * program looked up, when the ring remembers one, else the address. */
 void shim_net_failed(const struct sockaddr *sa, socklen_t len, int err,
 		     const char *verb)
 {
-	char host[300], target[310];
-	struct sbx_net_addr t;
-	struct sbx_cnet_decision d;
+	char name[256], addr[64], target[320];
+	struct sbx_ip ip;
+	uint16_t port;
+	int named;
+	struct sbx_net_decision d;
 	struct sbx_expl e;
-	struct sb h;
 
 	if (err != ENETUNREACH && err != EACCES && err != EPERM &&
 	    err != EAFNOSUPPORT && err != EHOSTUNREACH && err != EADDRNOTAVAIL)
 		return;
-	if (sbx_net_addr_from(sa, len, &t) < 0)
+	if (sbx_ip_from_sockaddr(sa, len, &ip, &port) < 0)
 		return;
-	sb_init(&h, host, sizeof(host));
-	put_host(&h, &t);
-	d = sbx_decide_net(&shim_g.pol, host, &t);
-	if (d.verdict == SBX_NET_ALLOW)
+	named = ring_get(&ip, name, sizeof(name)) == 0;
+	d = sbx_decide_net(&shim_g.pol, named ? name : NULL, &ip, port);
+	if (d.why == SBX_NETW_ALLOW)
 		return;
-	sb_init(&h, target, sizeof(target)); /* the record's host:port */
-	sb_put(&h, host);
-	sb_putc(&h, ':');
-	sb_putu(&h, t.port);
+	sbx_ip_format(&ip, addr, sizeof(addr));
+	sbx_net_target(target, sizeof(target), named ? name : addr, port);
 	if (shim_seen(shim_key(verb, target)))
 		return;
-	sbx_explain_net(&shim_g.pol, verb, host, t.port, &t, &d, 0, &e);
+	sbx_explain_net(&shim_g.pol, verb, named ? name : addr, port,
+			named ? &ip : NULL, &d, 0, &e);
 	shim_emit(&e, target, shim_key(verb, target));
 	errno = err;
 }
 
-/* A name lookup failed while the network mode forbids it. */
+/* A name lookup failed while the policy forbids it. */
 void shim_net_resolve_failed(const char *node)
 {
-	struct sbx_cnet_decision d = sbx_decide_net(&shim_g.pol, node, NULL);
+	struct sbx_net_decision d = sbx_decide_net(&shim_g.pol, node, NULL, 0);
 	struct sbx_expl e;
 
-	if (d.verdict == SBX_NET_ALLOW || shim_seen(shim_key("resolve", node)))
+	if (d.why == SBX_NETW_ALLOW || shim_seen(shim_key("resolve", node)))
 		return;
 	sbx_explain_net(&shim_g.pol, "resolve", node, 0, NULL, &d, 0, &e);
 	shim_emit(&e, node, shim_key("resolve", node));

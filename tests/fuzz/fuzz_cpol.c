@@ -118,22 +118,33 @@ static void query_paths(const struct sbx_cpol *v)
 		}
 }
 
+/* The network decision, both steps and from inside, explained: the
+ * explainer reads every allow entry for the allowed list. */
 static void query_net(const struct sbx_cpol *v)
 {
-	static const char *const hp[] = { "api.github.com:443", "[::1]:80",
-					  "169.254.169.254:80", "10.1.2.3:22",
-					  "bad" };
-	struct sbx_cnet_decision d;
+	static const char *const hosts[] = { "api.github.com", "[::1]",
+					     "169.254.169.254", "10.1.2.3",
+					     "b a d" };
+	struct sbx_ip ip = { 2 /* AF_INET */, { 10, 1, 2, 3 } };
+	struct sbx_net_decision d;
 	struct sbx_expl e;
 
-	for (size_t i = 0; i < sizeof(hp) / sizeof(hp[0]); i++) {
-		sbx_decide_hostport(v, hp[i], &d);
-		if (d.verdict != SBX_NET_ALLOW)
-			sbx_explain_net(v, "connect to", hp[i], 443, NULL, &d,
+	for (size_t i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+		d = sbx_decide_host(v, hosts[i], 443);
+		if (d.why == SBX_NETW_ALLOW)
+			d = sbx_decide_addr(v, &ip, 443);
+		if (d.rule && (const unsigned char *)d.rule < v->base)
+			abort();
+		if (d.why != SBX_NETW_ALLOW)
+			sbx_explain_net(v, "connect to", hosts[i], 443, &ip, &d,
 					0, &e);
 	}
-	d = sbx_decide_net(v, "x.github.com", NULL);
-	if (d.verdict != SBX_NET_ALLOW)
+	d = sbx_decide_net(v, "x.github.com", &ip, 80);
+	if (d.why != SBX_NETW_ALLOW)
+		sbx_explain_net(v, "send to", "x.github.com", 80, &ip, &d, 0,
+				&e);
+	d = sbx_decide_net(v, "x.github.com", NULL, 0);
+	if (d.why != SBX_NETW_ALLOW)
 		sbx_explain_net(v, "resolve", "x.github.com", 0, NULL, &d, 0,
 				&e);
 	sbx_explain_socket(v, 2, 0, &e);

@@ -3,8 +3,8 @@
  * one explainer (core/explain.h) the decision table does not reach: who
  * enforces a refusal (kernel or shim, per mode), the tree check for
  * removes and moves, the facts a caller supplies, the kernel-refusal
- * interpretation of an errno, network decisions (the proxy's entry
- * included) and the exact text of each explanation shape.
+ * interpretation of an errno, network decisions (the proxy's steps and
+ * the view from inside) and the exact text of each explanation shape.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -289,82 +289,100 @@ static void test_failure(void **state)
 
 /* ------------------------------------------------------------ network */
 
+/* The proxy's steps over the table's policy (*.github.com:443,
+ * 10.0.0.0/8, filtered); test_netallow.c has the whole table. */
 static void test_net(void **state)
 {
 	static const struct {
-		const char *hostport;
-		int rc;
-		enum sbx_net_verdict want;
+		const char *host;
+		uint16_t port;
+		enum sbx_net_why want;
 		const char *entry;
 	} rows[] = {
-		{ "api.github.com:443", 0, SBX_NET_ALLOW, "*.github.com:443" },
-		{ "API.GitHub.com:443", 0, SBX_NET_ALLOW, "*.github.com:443" },
-		{ "github.com:443", 0, SBX_NET_DENY_UNLISTED, NULL },
-		{ "api.github.com:80", 0, SBX_NET_DENY_UNLISTED, NULL },
-		{ "10.1.2.3:22", 0, SBX_NET_ALLOW, "10.0.0.0/8" },
-		{ "11.1.2.3:22", 0, SBX_NET_DENY_UNLISTED, NULL },
-		{ "[::ffff:10.9.9.9]:5", 0, SBX_NET_ALLOW, "10.0.0.0/8" },
-		{ "127.0.0.1:8080", 0, SBX_NET_ALLOW, NULL },
-		{ "[::1]:8080", 0, SBX_NET_ALLOW, NULL },
-		{ "169.254.169.254:80", 0, SBX_NET_DENY_FORBIDDEN, NULL },
-		{ "[::ffff:169.254.169.254]:80", 0, SBX_NET_DENY_FORBIDDEN,
-		  NULL },
-		{ "[fe80::1]:80", 0, SBX_NET_DENY_FORBIDDEN, NULL },
-		{ "example.com", -1, SBX_NET_DENY_UNLISTED, NULL },
-		{ "example.com:0", -1, SBX_NET_DENY_UNLISTED, NULL },
-		{ "example.com:65536", -1, SBX_NET_DENY_UNLISTED, NULL },
-		{ "::1:80", -1, SBX_NET_DENY_UNLISTED, NULL },
-		{ ":80", -1, SBX_NET_DENY_UNLISTED, NULL },
-		{ "[::1]", -1, SBX_NET_DENY_UNLISTED, NULL },
+		{ "api.github.com", 443, SBX_NETW_ALLOW, "*.github.com:443" },
+		{ "API.GitHub.com", 443, SBX_NETW_ALLOW, "*.github.com:443" },
+		{ "github.com", 443, SBX_NETW_NOT_LISTED, NULL },
+		{ "api.github.com", 80, SBX_NETW_PORT, "*.github.com:443" },
+		{ "10.1.2.3", 22, SBX_NETW_ALLOW, "10.0.0.0/8" },
+		{ "11.1.2.3", 22, SBX_NETW_ADDR, NULL },
+		{ "[::ffff:10.9.9.9]", 5, SBX_NETW_ALLOW, "10.0.0.0/8" },
+		/* the host's loopback, seen from the proxy outside */
+		{ "127.0.0.1", 8080, SBX_NETW_CLASS, NULL },
+		{ "[::1]", 8080, SBX_NETW_CLASS, NULL },
+		{ "169.254.169.254", 80, SBX_NETW_NEVER, NULL },
+		{ "::ffff:169.254.169.254", 80, SBX_NETW_NEVER, NULL },
+		{ "fe80::1", 80, SBX_NETW_NEVER, NULL },
+		{ "example.com", 0, SBX_NETW_BADHOST, NULL },
+		{ "::1:80", 80, SBX_NETW_CLASS, NULL }, /* it is an address */
+		{ "", 80, SBX_NETW_BADHOST, NULL },
+		{ "a..b", 80, SBX_NETW_BADHOST, NULL },
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		struct sbx_cnet_decision d;
-		int rc = sbx_decide_hostport(&full.v, rows[i].hostport, &d);
-		const char *e = d.entry ? sbx_cpol_str(&full.v, d.entry->text)
-					: NULL;
+		struct sbx_net_decision d =
+			sbx_decide_host(&full.v, rows[i].host, rows[i].port);
+		const char *e = d.rule ? sbx_cpol_str(&full.v, d.rule->text)
+				       : NULL;
 
-		if (rc != rows[i].rc || d.verdict != rows[i].want ||
+		if (d.why != rows[i].want ||
 		    (e == NULL) != (rows[i].entry == NULL) ||
 		    (e && strcmp(e, rows[i].entry) != 0))
-			fail_msg("%s: rc %d verdict %d entry %s",
-				 rows[i].hostport, rc, d.verdict,
+			fail_msg("%s:%u: %s entry %s", rows[i].host,
+				 rows[i].port, sbx_net_why_kind(d.why),
 				 e ? e : "(none)");
 	}
 }
 
-/* Name lookups (no address, no port) and the other modes. */
+/* From inside: the mode first; the sandbox's own loopback in full mode;
+ * name lookups (no address, port 0: any). */
 static void test_net_modes(void **state)
 {
-	struct sbx_net_addr a = { 0 };
+	struct sbx_ip a = { 0 };
 	struct sockaddr_in in = { .sin_family = AF_INET,
 				  .sin_port = htons(443) };
 	struct sbx_cpol v = full.v; /* a view of a copy of the header */
 	struct sbx_cpol_hdr h;
+	uint16_t port;
 
 	(void)state;
-	assert_int_equal(sbx_decide_net(&v, "x.github.com", NULL).verdict,
-			 SBX_NET_ALLOW);
-	assert_int_equal(sbx_decide_net(&v, "example.com", NULL).verdict,
-			 SBX_NET_DENY_UNLISTED);
+	assert_int_equal(sbx_decide_net(&v, "x.github.com", NULL, 0).why,
+			 SBX_NETW_ALLOW);
+	assert_int_equal(sbx_decide_net(&v, "example.com", NULL, 0).why,
+			 SBX_NETW_NOT_LISTED);
 	inet_pton(AF_INET, "127.0.0.2", &in.sin_addr);
-	assert_int_equal(sbx_net_addr_from(&in, sizeof(in) - 1, &a), -1);
-	assert_int_equal(sbx_net_addr_from(&in, sizeof(in), &a), 0);
-	assert_true(a.loopback);
-	assert_int_equal(a.port, 443);
+	assert_int_equal(sbx_ip_from_sockaddr((void *)&in, sizeof(in) - 1, &a,
+					      &port),
+			 -1);
+	assert_int_equal(
+		sbx_ip_from_sockaddr((void *)&in, sizeof(in), &a, &port), 0);
+	assert_int_equal(port, 443);
+	/* filtered: full mode has a loopback of its own, landlock-only
+	 * would reach the host's */
+	assert_int_equal(sbx_decide_net(&v, NULL, &a, port).why,
+			 SBX_NETW_ALLOW);
+	assert_int_equal(sbx_decide_net(&llonly.v, NULL, &a, port).why,
+			 SBX_NETW_CLASS);
+	/* a name that resolved to the (host's) loopback */
+	assert_int_equal(sbx_decide_net(&llonly.v, "x.github.com", &a, 443).why,
+			 SBX_NETW_CLASS);
 	memcpy(&h, v.hdr, sizeof(h));
 	v.hdr = &h;
 	h.net = SBX_NET_OFF;
-	assert_int_equal(sbx_decide_net(&v, NULL, &a).verdict,
-			 SBX_NET_DENY_OFF);
+	assert_int_equal(sbx_decide_net(&v, NULL, &a, port).why, SBX_NETW_MODE);
+	assert_int_equal(sbx_decide_net(&v, NULL, &a, port).cls,
+			 SBX_AC_LOOPBACK);
 	h.net = SBX_NET_LOOPBACK;
-	assert_int_equal(sbx_decide_net(&v, NULL, &a).verdict, SBX_NET_ALLOW);
-	assert_int_equal(sbx_decide_net(&v, "example.com", NULL).verdict,
-			 SBX_NET_DENY_LOOPBACK);
+	assert_int_equal(sbx_decide_net(&v, NULL, &a, port).why,
+			 SBX_NETW_ALLOW);
+	assert_int_equal(sbx_decide_net(&v, "example.com", NULL, 0).why,
+			 SBX_NETW_MODE);
+	/* the proxy decides for filtered only */
+	assert_int_equal(sbx_decide_host(&v, "x.github.com", 443).why,
+			 SBX_NETW_MODE);
 	h.net = SBX_NET_ON;
-	assert_int_equal(sbx_decide_net(&v, "example.com", NULL).verdict,
-			 SBX_NET_ALLOW);
+	assert_int_equal(sbx_decide_net(&v, "example.com", NULL, 0).why,
+			 SBX_NETW_ALLOW);
 }
 
 /* ------------------------------------------------------------ texts */
@@ -429,10 +447,10 @@ static void test_texts(void **state)
 static void test_texts_net(void **state)
 {
 	struct sbx_path_decision d;
-	struct sbx_cnet_decision nd;
-	struct sbx_net_addr a = { .family = AF_INET,
-				  .addr = { 192, 0, 2, 1 },
-				  .port = 80 };
+	struct sbx_net_decision nd;
+	struct sbx_ip a = { AF_INET, { 192, 0, 2, 1 } };
+	struct sbx_cpol v = full.v;
+	struct sbx_cpol_hdr h;
 	struct sbx_expl e;
 	char allowed[512];
 
@@ -442,26 +460,58 @@ static void test_texts_net(void **state)
 			    sizeof(allowed));
 	assert_string_equal(allowed, "'/etc/hosts' can be read: read-only "
 				     "(rule / ro from t.conf:1)");
-	nd = sbx_decide_net(&full.v, NULL, &a);
-	sbx_explain_net(&full.v, "connect to", "192.0.2.1", 80, &a, &nd, 0, &e);
+	nd = sbx_decide_net(&full.v, NULL, &a, 80);
+	sbx_explain_net(&full.v, "connect to", "192.0.2.1", 80, NULL, &nd, 0,
+			&e);
 	assert_string_equal(e.msg,
 			    "sbxrun: cannot connect to 192.0.2.1:80: "
 			    "not in the network allow-list of this "
-			    "sandbox (*.github.com:443, 10.0.0.0/8; rule "
+			    "sandbox (addresses must be listed by address; "
+			    "allowed: *.github.com:443, 10.0.0.0/8; rule "
 			    "network filtered from t.conf:9); to allow: "
-			    "sbxrun --net allow:192.0.2.1");
+			    "sbxrun --net allow:192.0.2.1:80");
 	assert_string_equal(e.op, "connect");
-	assert_string_equal(e.kind, "network-off");
+	assert_string_equal(e.kind, "address");
 	assert_string_equal(e.rule, "network filtered");
 	assert_string_equal(e.src, "t.conf:9");
-	nd = sbx_decide_net(&full.v, "example.com", NULL);
+	nd = sbx_decide_net(&full.v, "example.com", NULL, 0);
 	sbx_explain_net(&full.v, "resolve", "example.com", 0, NULL, &nd, 0, &e);
 	assert_string_equal(e.msg,
 			    "sbxrun: cannot resolve 'example.com': not "
 			    "in the network allow-list of this sandbox "
-			    "(*.github.com:443, 10.0.0.0/8; rule network "
-			    "filtered from t.conf:9); to allow: sbxrun "
-			    "--net allow:example.com");
+			    "(allowed: *.github.com:443, 10.0.0.0/8; rule "
+			    "network filtered from t.conf:9); to allow: "
+			    "sbxrun --net allow:example.com");
+	assert_string_equal(e.kind, "not-allowed");
+	/* a name listed for another port: the entry is the rule */
+	nd = sbx_decide_net(&full.v, "api.github.com", &a, 80);
+	sbx_explain_net(&full.v, "send to", "api.github.com", 80, &a, &nd, 0,
+			&e);
+	assert_string_equal(e.msg,
+			    "sbxrun: cannot send to api.github.com:80: not in "
+			    "the network allow-list of this sandbox (listed "
+			    "for port 443 only; rule *.github.com:443 from "
+			    "t.conf:7); to allow: sbxrun --net "
+			    "allow:api.github.com:80");
+	assert_string_equal(e.op, "send");
+	assert_string_equal(e.rule, "*.github.com:443");
+	assert_string_equal(e.src, "t.conf:7");
+	/* network off, the DESIGN 8 line; the loopback's fix is loopback */
+	memcpy(&h, v.hdr, sizeof(h));
+	v.hdr = &h;
+	h.net = SBX_NET_OFF;
+	nd = sbx_decide_net(&v, "example.com", &a, 443);
+	sbx_explain_net(&v, "connect to", "example.com", 443, &a, &nd, 0, &e);
+	assert_string_equal(e.msg, "sbxrun: cannot connect to example.com:443: "
+				   "network access is off in this sandbox "
+				   "(rule network off from t.conf:9); to "
+				   "allow: sbxrun --net allow:example.com");
+	assert_string_equal(e.kind, "network-off");
+	a.a[0] = 127;
+	nd = sbx_decide_net(&v, NULL, &a, 8080);
+	sbx_explain_net(&v, "connect to", "127.192.0.1", 8080, NULL, &nd, 0,
+			&e);
+	assert_non_null(strstr(e.msg, "; to allow: sbxrun --net loopback"));
 }
 
 /* A message that does not fit ends in "...", never overflows. */
