@@ -19,7 +19,7 @@
 #include "policy.h"
 
 #define SBX_CPOL_MAGIC "SBXPOL\0" /* 8 bytes with the NUL */
-#define SBX_CPOL_VERSION 1u
+#define SBX_CPOL_VERSION 2u
 #define SBX_CPOL_MAX_BYTES (4u << 20)
 #define SBX_CPOL_MAX_RULES 8192u
 #define SBX_CPOL_MAX_EXEC 1024u
@@ -52,6 +52,8 @@ struct sbx_cpol_hdr {
 	uint32_t profile;
 	uint32_t kmode; /* enum sbx_kmode actually in force */
 	uint64_t fsize_limit; /* RLIMIT_FSIZE in force, 0 none */
+	uint32_t net_src_file; /* where network.mode was set */
+	uint32_t net_src_line;
 };
 
 struct sbx_cpol_rule {
@@ -76,11 +78,14 @@ struct sbx_cpol_exec {
 };
 
 struct sbx_cpol_allow {
-	uint32_t text;
-	uint32_t host;
-	uint32_t is_cidr;
+	uint32_t text; /* as written */
+	uint32_t host; /* a name, "*.domain", or an address */
+	uint32_t is_cidr; /* host is an address, prefix its length */
 	uint32_t prefix;
-	uint32_t port;
+	uint32_t port; /* 0: any */
+	uint32_t preset; /* "npm" for an entry from "@npm", else "" */
+	uint32_t src_file;
+	uint32_t src_line;
 };
 
 /* A validated view.  Plain struct so the shim can keep one in static
@@ -110,17 +115,10 @@ static inline const char *sbx_cpol_str(const struct sbx_cpol *v, uint32_t off)
 	return v->str + off;
 }
 
-/* Longest-root match with the same tie-break as the in-memory engine. */
+/* The rule that decides for path: the longest root that contains it, at
+ * equal length the strongest mode (the writer's order makes that the
+ * first match).  Decisions are decide.h's. */
 const struct sbx_cpol_rule *sbx_cpol_match(const struct sbx_cpol *v,
 					   const char *path);
-/* Decision with the same semantics as sbx_policy_decide(); size < 0 when
- * unknown. */
-enum sbx_verdict sbx_cpol_decide(const struct sbx_cpol *v, const char *path,
-				 enum sbx_op op, int64_t size,
-				 const struct sbx_cpol_rule **rule);
-/* Exec deny check: the deciding rule or NULL. */
-const struct sbx_cpol_exec *sbx_cpol_exec_check(const struct sbx_cpol *v,
-						const char *path,
-						char *const argv[]);
 
 #endif

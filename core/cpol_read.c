@@ -69,7 +69,10 @@ static int exec_ok(const struct sbx_cpol *v)
 	}
 	for (uint32_t i = 0; i < v->hdr->nallow; i++)
 		if (!str_ok(v, v->allow[i].text) ||
-		    !str_ok(v, v->allow[i].host))
+		    !str_ok(v, v->allow[i].host) ||
+		    !str_ok(v, v->allow[i].preset) ||
+		    !str_ok(v, v->allow[i].src_file) ||
+		    v->allow[i].port > 65535 || v->allow[i].prefix > 128)
 			return 0;
 	for (uint32_t i = 0; i < v->hdr->nsock; i++)
 		if (!str_ok(v, v->sock[i]))
@@ -133,7 +136,8 @@ int sbx_cpol_view(const void *buf, size_t len, struct sbx_cpol *v,
 	v->sock = (const void *)(b + h->off_sock);
 	v->str = (const char *)(b + h->off_strings);
 	if (!str_ok(v, h->project) || !str_ok(v, h->home) ||
-	    !str_ok(v, h->profile) || !rules_ok(v) || !exec_ok(v)) {
+	    !str_ok(v, h->profile) || !str_ok(v, h->net_src_file) ||
+	    !rules_ok(v) || !exec_ok(v)) {
 		memset(v, 0, sizeof(*v));
 		*why = "bad entry";
 		return -1;
@@ -149,55 +153,6 @@ const struct sbx_cpol_rule *sbx_cpol_match(const struct sbx_cpol *v,
 
 		if (sbx_path_within(path, v->str + r->root, r->rootlen))
 			return r;
-	}
-	return NULL;
-}
-
-static int suffix_ok(const struct sbx_cpol *v, const struct sbx_cpol_rule *r,
-		     const char *path)
-{
-	const char *sfx[SBX_MAX_SUFFIXES];
-
-	for (uint32_t i = 0; i < r->nsuffixes; i++)
-		sfx[i] = v->str + r->suffixes[i];
-	return sbx_suffix_ok(path, (char *const *)sfx, r->nsuffixes);
-}
-
-enum sbx_verdict sbx_cpol_decide(const struct sbx_cpol *v, const char *path,
-				 enum sbx_op op, int64_t size,
-				 const struct sbx_cpol_rule **rule)
-{
-	const struct sbx_cpol_rule *r = sbx_cpol_match(v, path);
-
-	if (rule)
-		*rule = r;
-	if (!r)
-		return SBX_DENY_NOTCOVERED;
-	if (r->mode == SBX_HIDE)
-		return SBX_DENY_HIDDEN;
-	if (op == SBX_OP_WRITE && r->mode == SBX_RO)
-		return SBX_DENY_READONLY;
-	if (op == SBX_OP_WRITE && !suffix_ok(v, r, path))
-		return SBX_DENY_SUFFIX;
-	if (r->max_file_bytes && size >= 0 &&
-	    (uint64_t)size > r->max_file_bytes)
-		return SBX_DENY_SIZE;
-	return SBX_ALLOW;
-}
-
-const struct sbx_cpol_exec *sbx_cpol_exec_check(const struct sbx_cpol *v,
-						const char *path,
-						char *const argv[])
-{
-	for (uint32_t i = 0; v->hdr && i < v->hdr->nexec; i++) {
-		const struct sbx_cpol_exec *e = &v->exec[i];
-		const char *args[SBX_MAX_EXEC_ARGS];
-
-		for (uint32_t j = 0; j < e->nargs; j++)
-			args[j] = v->str + e->args[j];
-		if (sbx_exec_match(v->str + e->program, args, e->nargs, path,
-				   argv))
-			return e;
 	}
 	return NULL;
 }

@@ -118,6 +118,11 @@ static void fill_allow(const struct sbx_policy *p, struct sbx_cpol_allow *out,
 		out[i].is_cidr = (uint32_t)p->allow[i].is_cidr;
 		out[i].prefix = (uint32_t)p->allow[i].prefix;
 		out[i].port = p->allow[i].port;
+		out[i].preset = st_add(st, p->allow[i].preset);
+		out[i].src_file = st_add(st, p->allow[i].src.file);
+		out[i].src_line = (uint32_t)(p->allow[i].src.line > 0
+						     ? p->allow[i].src.line
+						     : 0);
 	}
 	for (size_t i = 0; i < p->unix_sockets.n; i++)
 		sock[i] = st_add(st, p->unix_sockets.v[i]);
@@ -173,6 +178,8 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 	h.project = st_add(&st, p->project);
 	h.home = st_add(&st, p->home);
 	h.profile = st_add(&st, p->profile);
+	h.net_src_file = st_add(&st, p->net_src.file);
+	h.net_src_line = (uint32_t)(p->net_src.line > 0 ? p->net_src.line : 0);
 	total = off + st.len;
 	if (st.oom)
 		goto oom;

@@ -1,125 +1,607 @@
 /*
- * explain.c - explanation lines for decisions (DESIGN 8 shapes).
+ * explain.c - the one explanation format (see explain.h).  Everything
+ * goes through the bounded builder of sb.h: no stdio, no allocation, so
+ * the shim can build these lines inside a hook.
  */
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "explain.h"
 
-void sbx_src_format(char *buf, size_t sz, struct sbx_src src)
+#define WRITABLE_SHOWN 5
+#define ALLOW_SHOWN 8
+
+static const char *str(const struct sbx_cpol *v, uint32_t off)
 {
-	if (!src.file)
-		snprintf(buf, sz, "built-in");
-	else if (src.line > 0)
-		snprintf(buf, sz, "%s:%d", src.file, src.line);
-	else
-		snprintf(buf, sz, "%s", src.file);
+	return sbx_cpol_str(v, off);
 }
 
-void sbx_writable_list(char *buf, size_t sz, const struct sbx_policy *p)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < p->nrules && len < sz; i++) {
-		if (p->rules[i].mode != SBX_RW)
-			continue;
-		len += (size_t)snprintf(buf + len, sz - len, "%s%s",
-					len ? ", " : "", p->rules[i].root);
-	}
-}
-
-static const char *opword(enum sbx_op op)
+const char *sbx_op_word(enum sbx_op op)
 {
 	return op == SBX_OP_WRITE  ? "write"
 	       : op == SBX_OP_EXEC ? "run"
 				   : "read";
 }
 
-static void suffix_list(char *buf, size_t sz, const struct sbx_path_rule *r)
+const char *sbx_verdict_kind(enum sbx_verdict v)
 {
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < r->nsuffixes && len < sz; i++)
-		len += (size_t)snprintf(buf + len, sz - len, "%s%s",
-					i ? ", " : "", r->suffixes[i]);
-}
-
-static void explain_denied(char *buf, size_t sz, const struct sbx_policy *p,
-			   const char *shown, const char *resolved,
-			   enum sbx_op op, struct sbx_decision d, int64_t size,
-			   const char *src)
-{
-	const struct sbx_path_rule *r = d.rule;
-	char list[2048];
-	const char *dot;
-
-	switch (d.verdict) {
-	case SBX_DENY_HIDDEN:
-		snprintf(buf, sz,
-			 "sbxrun: cannot %s '%s': hidden by the sandbox "
-			 "policy (secrets; rule %s from %s); to allow: sbxrun "
-			 "--allow-read %s",
-			 opword(op), shown, r->root, src, resolved);
-		break;
-	case SBX_DENY_READONLY:
-		sbx_writable_list(list, sizeof(list), p);
-		snprintf(
-			buf, sz,
-			"sbxrun: cannot write '%s': %s (writable: %s; "
-			"rule %s from %s); to allow: sbxrun --allow-write %s",
-			shown,
-			(r->flags & SBX_RF_PROTECT)
-				? "protected, read-only even inside the project (it "
-				  "could run code outside the sandbox later)"
-				: "read-only in this sandbox",
-			list, r->root, src, resolved);
-		break;
-	case SBX_DENY_SUFFIX:
-		suffix_list(list, sizeof(list), r);
-		dot = strrchr(shown, '.');
-		snprintf(buf, sz,
-			 "sbxrun: cannot write '%s': suffix '%s' not "
-			 "allowed under %s (allowed: %s)",
-			 shown, dot && !strchr(dot, '/') ? dot : "", r->root,
-			 list);
-		break;
-	case SBX_DENY_SIZE:
-		snprintf(buf, sz,
-			 "sbxrun: cannot %s '%s': %" PRId64 " bytes, over "
-			 "the %" PRIu64 "-byte limit for %s",
-			 opword(op), shown, size, r->max_file_bytes, r->root);
-		break;
-	case SBX_DENY_NOTCOVERED:
-		snprintf(buf, sz,
-			 "sbxrun: cannot %s '%s': outside every path "
-			 "the sandbox policy allows; to allow: sbxrun "
-			 "--allow-%s %s",
-			 opword(op), shown,
-			 op == SBX_OP_WRITE ? "write" : "read", resolved);
-		break;
+	switch (v) {
+	case SBX_DENY_HIDDEN: return "hidden";
+	case SBX_DENY_READONLY: return "read-only";
+	case SBX_DENY_SUFFIX: return "suffix";
+	case SBX_DENY_SIZE: return "size";
+	case SBX_DENY_NOTCOVERED: return "not-covered";
 	case SBX_ALLOW: break;
 	}
+	return "";
 }
 
-void sbx_explain_path(char *buf, size_t sz, const struct sbx_policy *p,
-		      const char *shown, const char *resolved, enum sbx_op op,
-		      struct sbx_decision d, int64_t size)
-{
-	char src[600];
+/* ------------------------------------------------------------ pieces */
 
-	sbx_src_format(src, sizeof(src),
-		       d.rule ? d.rule->src : (struct sbx_src){ 0 });
-	if (d.verdict != SBX_ALLOW) {
-		explain_denied(buf, sz, p, shown, resolved, op, d, size, src);
+void sbx_put_src(struct sb *b, const char *file, uint32_t line)
+{
+	sb_putq(b, file && *file ? file : "built-in");
+	if (file && *file && line) {
+		sb_putc(b, ':');
+		sb_putu(b, line);
+	}
+}
+
+void sbx_src_format(char *buf, size_t sz, struct sbx_src src)
+{
+	struct sb b;
+
+	sb_init(&b, buf, sz);
+	sbx_put_src(&b, src.file, src.line > 0 ? (uint32_t)src.line : 0);
+}
+
+/* A root as people write it: "~/.ssh" under the home directory. */
+static void put_root(struct sb *b, const struct sbx_cpol *v, const char *root)
+{
+	const char *home = str(v, v->hdr->home);
+	size_t hl = strlen(home);
+
+	if (hl > 1 && strncmp(root, home, hl) == 0 &&
+	    (root[hl] == '/' || root[hl] == '\0')) {
+		sb_putc(b, '~');
+		sb_putq(b, root + hl);
 		return;
 	}
-	snprintf(buf, sz, "'%s' can be %s: %s (rule %s %s from %s)", resolved,
-		 op == SBX_OP_WRITE  ? "written"
-		 : op == SBX_OP_EXEC ? "run"
-				     : "read",
-		 d.rule->mode == SBX_RW ? "writable" : "read-only",
-		 d.rule->root, sbx_pmode_name(d.rule->mode), src);
+	sb_putq(b, root);
+}
+
+/* "rule ROOT from FILE:LINE" */
+static void put_rule(struct sb *b, const struct sbx_cpol *v,
+		     const struct sbx_cpol_rule *r)
+{
+	sb_put(b, "rule ");
+	put_root(b, v, str(v, r->root));
+	sb_put(b, " from ");
+	sbx_put_src(b, str(v, r->src_file), r->src_line);
+}
+
+static int is_writable(const struct sbx_cpol_rule *r)
+{
+	return r->mode == SBX_RW && !(r->flags & SBX_RF_PROTECT);
+}
+
+/* A writable root inside another writable root adds nothing to the list
+ * (notes/ inside the project); the project itself is always listed. */
+static int inside_writable(const struct sbx_cpol *v,
+			   const struct sbx_cpol_rule *r)
+{
+	for (uint32_t i = 0; i < v->hdr->nrules; i++) {
+		const struct sbx_cpol_rule *o = &v->rules[i];
+
+		if (o != r && is_writable(o) && o->rootlen < r->rootlen &&
+		    sbx_path_within(str(v, r->root), str(v, o->root),
+				    o->rootlen))
+			return 1;
+	}
+	return 0;
+}
+
+/* "writable: ROOT, ROOT", the project first, at most WRITABLE_SHOWN. */
+static void put_writable(struct sb *b, const struct sbx_cpol *v)
+{
+	unsigned shown = 0;
+
+	sb_put(b, "writable: ");
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < v->hdr->nrules; i++) {
+			const struct sbx_cpol_rule *r = &v->rules[i];
+			int project = (r->flags & SBX_RF_PROJECT) != 0;
+
+			if (!is_writable(r) || project != (pass == 0) ||
+			    (!project && inside_writable(v, r)))
+				continue;
+			if (shown++ == WRITABLE_SHOWN) {
+				sb_put(b, ", ...");
+				return;
+			}
+			if (shown > 1)
+				sb_put(b, ", ");
+			sb_putq(b, str(v, r->root));
+		}
+	}
+	if (!shown)
+		sb_put(b, "none");
+}
+
+static void put_suffixes(struct sb *b, const struct sbx_cpol *v,
+			 const struct sbx_cpol_rule *r)
+{
+	sb_put(b, "allowed: ");
+	for (uint32_t i = 0; i < r->nsuffixes; i++) {
+		if (i)
+			sb_put(b, ", ");
+		sb_putq(b, str(v, r->suffixes[i]));
+	}
+}
+
+/* "suffix '.exe' not allowed", or for a name without a dot "no allowed
+ * suffix in 'Makefile'". */
+static void put_bad_suffix(struct sb *b, const char *abs)
+{
+	const char *base = sbx_basename(abs);
+	const char *dot = strrchr(base, '.');
+
+	if (dot && dot != base) {
+		sb_put(b, "suffix '");
+		sb_putq(b, dot);
+		sb_put(b, "' not allowed");
+	} else {
+		sb_put(b, "no allowed suffix in '");
+		sb_putq(b, base);
+		sb_putc(b, '\'');
+	}
+}
+
+static void put_fix(struct sb *b, const char *flag, const char *arg)
+{
+	sb_put(b, "; to allow: sbxrun ");
+	sb_put(b, flag);
+	sb_putq(b, arg);
+}
+
+static void expl_init(struct sbx_expl *e, struct sb *b, const char *op,
+		      const char *kind, const char *rule)
+{
+	e->op = op;
+	e->kind = kind;
+	e->rule = rule;
+	e->src[0] = '\0';
+	sb_init(b, e->msg, sizeof(e->msg));
+}
+
+static void set_src(struct sbx_expl *e, const char *file, uint32_t line)
+{
+	struct sb s;
+
+	sb_init(&s, e->src, sizeof(e->src));
+	sbx_put_src(&s, file, line);
+}
+
+/* ------------------------------------------------------------ paths */
+
+/* "REASON (DETAIL; rule ROOT from SRC)" for a verdict with a rule. */
+static void put_path_reason(struct sb *b, const struct sbx_cpol *v,
+			    const char *abs, const struct sbx_path_decision *d)
+{
+	const struct sbx_cpol_rule *r = d->rule;
+
+	switch (d->verdict) {
+	case SBX_DENY_HIDDEN:
+		sb_put(b, "hidden by the sandbox policy (");
+		if (r->flags & SBX_RF_SECRET)
+			sb_put(b, "secrets; ");
+		break;
+	case SBX_DENY_READONLY:
+		if (r->flags & SBX_RF_PROTECT) {
+			sb_put(b, "protected, read-only even inside a "
+				  "writable path (");
+			break;
+		}
+		sb_put(b, "read-only in this sandbox (");
+		put_writable(b, v);
+		sb_put(b, "; ");
+		break;
+	case SBX_DENY_SUFFIX:
+		put_bad_suffix(b, abs);
+		sb_put(b, " (");
+		put_suffixes(b, v, r);
+		sb_put(b, "; ");
+		break;
+	case SBX_DENY_SIZE:
+		sb_putu(b, (uint64_t)d->size);
+		sb_put(b, " bytes, over the ");
+		sb_putu(b, r->max_file_bytes);
+		sb_put(b, "-byte limit (");
+		break;
+	case SBX_DENY_NOTCOVERED:
+	case SBX_ALLOW: break;
+	}
+	put_rule(b, v, r);
+	sb_putc(b, ')');
+}
+
+void sbx_explain_path(const struct sbx_cpol *v, const char *shown,
+		      const char *abs, enum sbx_op op,
+		      const struct sbx_path_decision *d, unsigned flags,
+		      struct sbx_expl *e)
+{
+	const struct sbx_cpol_rule *r = d->rule;
+	const char *fix = NULL;
+	struct sb b;
+
+	expl_init(e, &b, sbx_op_word(op), sbx_verdict_kind(d->verdict),
+		  r ? str(v, r->root) : "");
+	if (r)
+		set_src(e, str(v, r->src_file), r->src_line);
+	sb_put(&b, "sbxrun: cannot ");
+	sb_put(&b, sbx_op_word(op));
+	sb_put(&b, " '");
+	sb_putq(&b, shown);
+	sb_put(&b, "': ");
+	if (d->verdict == SBX_DENY_NOTCOVERED || !r)
+		sb_put(&b, "not covered by any rule of the sandbox policy");
+	else
+		put_path_reason(&b, v, abs, d);
+	if (d->verdict == SBX_DENY_HIDDEN || d->verdict == SBX_DENY_NOTCOVERED)
+		fix = op == SBX_OP_WRITE ? "--allow-write " : "--allow-read ";
+	else if (d->verdict == SBX_DENY_READONLY)
+		fix = "--allow-write ";
+	if (fix && !(flags & SBX_EXPL_NO_FIX))
+		put_fix(&b, fix, abs);
+}
+
+void sbx_explain_allowed(const struct sbx_cpol *v, const char *abs,
+			 enum sbx_op op, const struct sbx_path_decision *d,
+			 char *buf, size_t sz)
+{
+	const struct sbx_cpol_rule *r = d->rule;
+	struct sb b;
+
+	sb_init(&b, buf, sz);
+	sb_putc(&b, '\'');
+	sb_putq(&b, abs);
+	sb_put(&b, op == SBX_OP_WRITE  ? "' can be written: "
+		   : op == SBX_OP_EXEC ? "' can be run: "
+				       : "' can be read: ");
+	if (!r) /* only an allowed decision without a rule: none today */
+		return;
+	sb_put(&b, r->mode == SBX_RW ? "writable (rule " : "read-only (rule ");
+	sb_putq(&b, str(v, r->root));
+	sb_put(&b, r->mode == SBX_RW ? " rw from " : " ro from ");
+	sbx_put_src(&b, str(v, r->src_file), r->src_line);
+	sb_putc(&b, ')');
+}
+
+/* ------------------------------------------------------------ programs */
+
+void sbx_explain_exec(const struct sbx_cpol *v, const char *shown,
+		      const struct sbx_cpol_exec *x, unsigned flags,
+		      struct sbx_expl *e)
+{
+	struct sb b;
+
+	(void)flags; /* no flag lifts an exec deny rule */
+	expl_init(e, &b, "exec", "exec-denied", str(v, x->program));
+	set_src(e, str(v, x->src_file), x->src_line);
+	sb_put(&b, "sbxrun: refused to run '");
+	sb_putq(&b, shown);
+	sb_put(&b, "': ");
+	sb_putq(&b, *str(v, x->reason) ? str(v, x->reason)
+				       : "denied by the sandbox policy");
+	sb_put(&b, " (rule ");
+	sb_putq(&b, str(v, x->program));
+	sb_put(&b, " from ");
+	sb_put(&b, e->src);
+	sb_putc(&b, ')');
+}
+
+/* ------------------------------------------------------------ network */
+
+#define HOST_MAX 320
+#define HOSTILE_SHOWN 60
+
+static const char *net_rule(uint32_t net)
+{
+	switch (net) {
+	case SBX_NET_OFF: return "network off";
+	case SBX_NET_LOOPBACK: return "network loopback";
+	case SBX_NET_FILTERED: return "network filtered";
+	default: return "network on";
+	}
+}
+
+const char *sbx_net_why_kind(enum sbx_net_why w)
+{
+	switch (w) {
+	case SBX_NETW_ALLOW: return "allowed";
+	case SBX_NETW_NOT_LISTED: return "not-allowed";
+	case SBX_NETW_PORT: return "port";
+	case SBX_NETW_ADDR: return "address";
+	case SBX_NETW_CLASS: return "address-class";
+	case SBX_NETW_NEVER: return "never";
+	case SBX_NETW_BADHOST: return "bad-host";
+	case SBX_NETW_MODE: return "network-off";
+	}
+	return "network";
+}
+
+/* A host as it would be typed: a normalised name or address, IPv6 in
+ * brackets (a port follows), or quoted when it is a name looked up;
+ * anything else (a hostile client's bytes) made printable and short, and
+ * quoted. */
+static void put_host(struct sb *b, const char *host, int lookup)
+{
+	char h[HOST_MAX];
+	struct sbx_ip ip;
+	int kind = sbx_net_host_parse(host, h, sizeof(h), &ip);
+	size_t i;
+
+	if (kind > 0) {
+		int br = !lookup && kind == 2 && ip.af == AF_INET6;
+
+		sb_put(b, lookup ? "'" : br ? "[" : "");
+		sb_put(b, h);
+		sb_put(b, lookup ? "'" : br ? "]" : "");
+		return;
+	}
+	sb_putc(b, '\'');
+	for (i = 0; host[i] && i < HOSTILE_SHOWN; i++)
+		sb_putc(b, host[i] > ' ' && host[i] < 127 && host[i] != '\''
+				   ? host[i]
+				   : '?');
+	if (host[i])
+		sb_put(b, "...");
+	sb_putc(b, '\'');
+}
+
+static void put_target(struct sb *b, const char *host, uint16_t port)
+{
+	put_host(b, host, 0);
+	sb_putc(b, ':');
+	sb_putu(b, port);
+}
+
+void sbx_net_target(char *buf, size_t sz, const char *host, uint16_t port)
+{
+	struct sb b;
+
+	sb_init(&b, buf, sz);
+	put_target(&b, host, port);
+}
+
+/* An address as an allow entry writes it: 10.0.0.5, [::1]. */
+static void put_entry_addr(struct sb *b, const struct sbx_ip *ip)
+{
+	char a[64];
+
+	sbx_ip_format(ip, a, sizeof(a));
+	if (ip->af == AF_INET6)
+		sb_putc(b, '[');
+	sb_put(b, a);
+	if (ip->af == AF_INET6)
+		sb_putc(b, ']');
+}
+
+static void put_to_allow(struct sb *b, const char *host, uint16_t port,
+			 const struct sbx_ip *addr,
+			 const struct sbx_net_decision *d)
+{
+	char h[HOST_MAX];
+	struct sbx_ip ip;
+	int kind = sbx_net_host_parse(host, h, sizeof(h), &ip);
+
+	if (kind < 0 || d->why == SBX_NETW_NEVER ||
+	    d->why == SBX_NETW_BADHOST || d->why == SBX_NETW_ALLOW)
+		return;
+	if (d->why == SBX_NETW_MODE && d->cls == SBX_AC_LOOPBACK) {
+		sb_put(b, "loopback");
+		return;
+	}
+	sb_put(b, "allow:");
+	if (addr && (d->why == SBX_NETW_ADDR || d->why == SBX_NETW_CLASS))
+		put_entry_addr(b, addr);
+	else if (kind == 2)
+		put_entry_addr(b, &ip);
+	else
+		sb_put(b, h);
+	/* an address, or a name listed for another port: this port */
+	if ((kind == 2 || addr || d->why == SBX_NETW_PORT) &&
+	    d->why != SBX_NETW_MODE && port) {
+		sb_putc(b, ':');
+		sb_putu(b, port);
+	}
+}
+
+void sbx_net_to_allow(char *buf, size_t sz, const char *host, uint16_t port,
+		      const struct sbx_ip *addr,
+		      const struct sbx_net_decision *d)
+{
+	struct sb b;
+
+	sb_init(&b, buf, sz);
+	put_to_allow(&b, host, port, addr, d);
+}
+
+/* "allowed: a, b:443, @npm, ..." (a preset's entries shown once, by
+ * name), or "allowed: nothing". */
+static void put_allow_list(struct sb *b, const struct sbx_cpol *v)
+{
+	const char *last = NULL;
+	unsigned shown = 0;
+
+	sb_put(b, "allowed: ");
+	for (uint32_t i = 0; i < v->hdr->nallow; i++) {
+		const char *preset = str(v, v->allow[i].preset);
+
+		if (*preset && last && strcmp(preset, last) == 0)
+			continue;
+		last = preset;
+		if (shown++ == ALLOW_SHOWN) {
+			sb_put(b, ", ...");
+			return;
+		}
+		if (shown > 1)
+			sb_put(b, ", ");
+		if (*preset)
+			sb_putc(b, '@');
+		sb_putq(b, *preset ? preset : str(v, v->allow[i].text));
+	}
+	if (!shown)
+		sb_put(b, "nothing");
+}
+
+/* The rule of a network refusal: the allow entry ("example.com:443",
+ * "registry.npmjs.org:443 (@npm)") or the network mode, and its source. */
+static void net_rule_src(const struct sbx_cpol *v,
+			 const struct sbx_net_decision *d, struct sbx_expl *e)
+{
+	const struct sbx_cpol_allow *r = d->rule;
+
+	e->rule = r ? str(v, r->text) : net_rule(v->hdr->net);
+	if (r)
+		set_src(e, str(v, r->src_file), r->src_line);
+	else
+		set_src(e, str(v, v->hdr->net_src_file), v->hdr->net_src_line);
+}
+
+static void put_net_rule(struct sb *b, const struct sbx_cpol *v,
+			 const struct sbx_net_decision *d,
+			 const struct sbx_expl *e)
+{
+	const char *preset = d->rule ? str(v, d->rule->preset) : "";
+
+	sb_put(b, "rule ");
+	sb_putq(b, e->rule);
+	if (*preset) {
+		sb_put(b, " (@");
+		sb_putq(b, preset);
+		sb_putc(b, ')');
+	}
+	sb_put(b, " from ");
+	sb_put(b, e->src);
+	sb_putc(b, ')');
+}
+
+/* "resolves to ADDR, CLASS" or "CLASS" */
+static void put_class(struct sb *b, const struct sbx_ip *addr,
+		      const struct sbx_net_decision *d)
+{
+	char a[64];
+
+	if (addr) {
+		sbx_ip_format(addr, a, sizeof(a));
+		sb_put(b, "resolves to ");
+		sb_put(b, a);
+		sb_put(b, ", ");
+	}
+	sb_put(b, sbx_addr_class_text(d->cls));
+}
+
+static const char *mode_reason(uint32_t net)
+{
+	switch (net) {
+	case SBX_NET_OFF: return "network access is off in this sandbox (";
+	case SBX_NET_LOOPBACK:
+		return "only loopback is reachable in this sandbox (";
+	default: return "the filtering proxy serves network filtered only (";
+	}
+}
+
+/* "REASON (DETAIL; rule RULE from SRC)"; never and bad hosts have no
+ * rule that could be changed, and say so without one. */
+static void put_net_reason(struct sb *b, const struct sbx_cpol *v,
+			   const struct sbx_ip *addr,
+			   const struct sbx_net_decision *d,
+			   const struct sbx_expl *e)
+{
+	static const char unlisted[] = "not in the network allow-list of this "
+				       "sandbox (";
+
+	switch (d->why) {
+	case SBX_NETW_MODE: sb_put(b, mode_reason(v->hdr->net)); break;
+	case SBX_NETW_NOT_LISTED:
+		sb_put(b, unlisted);
+		put_allow_list(b, v);
+		sb_put(b, "; ");
+		break;
+	case SBX_NETW_PORT:
+		sb_put(b, unlisted);
+		sb_put(b, "listed for port ");
+		sb_putu(b, d->rule->port);
+		sb_put(b, " only; ");
+		break;
+	case SBX_NETW_ADDR:
+		sb_put(b, unlisted);
+		sb_put(b, "addresses must be listed by address; ");
+		put_allow_list(b, v);
+		sb_put(b, "; ");
+		break;
+	case SBX_NETW_CLASS:
+		put_class(b, addr, d);
+		sb_put(b, ", reachable only when listed by address (");
+		break;
+	case SBX_NETW_NEVER:
+		put_class(b, addr, d);
+		sb_put(b, ", never reachable from the sandbox");
+		return;
+	case SBX_NETW_BADHOST:
+		sb_put(b, "not a host name or address the sandbox accepts");
+		return;
+	case SBX_NETW_ALLOW: return;
+	}
+	put_net_rule(b, v, d, e);
+}
+
+static const char *net_op(const char *verb)
+{
+	return verb[0] == 'c' ? "connect" : verb[0] == 's' ? "send" : "resolve";
+}
+
+void sbx_explain_net(const struct sbx_cpol *v, const char *verb,
+		     const char *host, uint16_t port, const struct sbx_ip *addr,
+		     const struct sbx_net_decision *d, unsigned flags,
+		     struct sbx_expl *e)
+{
+	const char *op = net_op(verb);
+	struct sb b, fix;
+	char fixbuf[HOST_MAX + 80];
+
+	expl_init(e, &b, op, sbx_net_why_kind(d->why), "");
+	net_rule_src(v, d, e);
+	sb_put(&b, "sbxrun: cannot ");
+	sb_put(&b, verb);
+	sb_putc(&b, ' ');
+	if (op[0] == 'r')
+		put_host(&b, host, 1);
+	else
+		put_target(&b, host, port);
+	sb_put(&b, ": ");
+	put_net_reason(&b, v, addr, d, e);
+	sb_init(&fix, fixbuf, sizeof(fixbuf));
+	put_to_allow(&fix, host, port, addr, d);
+	if (fixbuf[0] && !(flags & SBX_EXPL_NO_FIX))
+		put_fix(&b, "--net ", fixbuf);
+}
+
+void sbx_explain_socket(const struct sbx_cpol *v, int family, unsigned flags,
+			struct sbx_expl *e)
+{
+	struct sb b;
+
+	expl_init(e, &b, "socket", "network-off", net_rule(v->hdr->net));
+	set_src(e, str(v, v->hdr->net_src_file), v->hdr->net_src_line);
+	(void)family;
+	sb_put(&b, "sbxrun: cannot open a network socket: network access "
+		   "is off in this sandbox (rule ");
+	sb_put(&b, e->rule);
+	sb_put(&b, " from ");
+	sb_put(&b, e->src);
+	sb_putc(&b, ')');
+	if (!(flags & SBX_EXPL_NO_FIX))
+		put_fix(&b, "--net ", "on");
 }

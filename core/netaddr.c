@@ -1,16 +1,17 @@
 /*
- * netaddr.c - addresses for the network allow-list: strict parsing,
+ * netaddr.c - addresses for the one network decision: strict parsing,
  * normalisation (IPv4-mapped IPv6 is IPv4, THREATS NET-07) and the class
  * table that keeps a name from being pointed at the host's own services
- * or the cloud's metadata endpoint (NET-08, NET-09).  See netallow.h.
+ * or the cloud's metadata endpoint (NET-08, NET-09).  See netaddr.h.
+ * Linked into the shim: no allocation, no stdio.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
-#include "netallow.h"
+#include "netaddr.h"
+#include "sb.h"
 
 static const unsigned char v4mapped[12] = { 0, 0, 0, 0, 0,    0,
 					    0, 0, 0, 0, 0xff, 0xff };
@@ -52,11 +53,13 @@ int sbx_ip_parse(const char *s, struct sbx_ip *ip)
 	return -1;
 }
 
-int sbx_ip_from_sockaddr(const struct sockaddr *sa, struct sbx_ip *ip,
-			 uint16_t *port)
+int sbx_ip_from_sockaddr(const struct sockaddr *sa, size_t len,
+			 struct sbx_ip *ip, uint16_t *port)
 {
 	memset(ip, 0, sizeof(*ip));
-	if (sa->sa_family == AF_INET) {
+	if (!sa || len < sizeof(sa_family_t))
+		return -1;
+	if (sa->sa_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
 		const struct sockaddr_in *in = (const void *)sa;
 
 		ip->af = AF_INET;
@@ -65,7 +68,7 @@ int sbx_ip_from_sockaddr(const struct sockaddr *sa, struct sbx_ip *ip,
 			*port = ntohs(in->sin_port);
 		return 0;
 	}
-	if (sa->sa_family == AF_INET6) {
+	if (sa->sa_family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
 		const struct sockaddr_in6 *in6 = (const void *)sa;
 
 		ip->af = AF_INET6;
@@ -78,10 +81,89 @@ int sbx_ip_from_sockaddr(const struct sockaddr *sa, struct sbx_ip *ip,
 	return -1;
 }
 
+/* ------------------------------------------------------------ text */
+
+static void put_v4(struct sb *b, const unsigned char *a)
+{
+	for (int i = 0; i < 4; i++) {
+		if (i)
+			sb_putc(b, '.');
+		sb_putu(b, a[i]);
+	}
+}
+
+static void put_hex16(struct sb *b, unsigned x)
+{
+	static const char hex[] = "0123456789abcdef";
+	char d[4];
+	int n = 0;
+
+	do {
+		d[n++] = hex[x & 15];
+		x >>= 4;
+	} while (x);
+	while (n)
+		sb_putc(b, d[--n]);
+}
+
+/* The longest run of two or more zero groups (the first of equals), as
+ * inet_ntop finds it; *len 0 when there is none. */
+static int zero_run(const unsigned *g, int *len)
+{
+	int best = -1;
+
+	*len = 1;
+	for (int i = 0, run; i < 8; i += run ? run : 1) {
+		for (run = 0; i + run < 8 && g[i + run] == 0; run++)
+			;
+		if (run > *len) {
+			best = i;
+			*len = run;
+		}
+	}
+	if (best < 0)
+		*len = 0;
+	return best;
+}
+
+/* RFC 5952, and inet_ntop's "::a.b.c.d" and "::ffff:a.b.c.d" for the
+ * IPv4-compatible and IPv4-mapped forms. */
+static void put_v6(struct sb *b, const unsigned char *a)
+{
+	unsigned g[8];
+	int len, best;
+
+	for (int i = 0; i < 8; i++)
+		g[i] = (unsigned)a[2 * i] << 8 | a[2 * i + 1];
+	best = zero_run(g, &len);
+	for (int i = 0; i < 8; i++) {
+		if (i == best) {
+			sb_put(b, "::");
+			i += len - 1;
+			continue;
+		}
+		if (i && i != best + len)
+			sb_putc(b, ':');
+		if (i == 6 && best == 0 &&
+		    (len == 6 || (len == 5 && g[5] == 0xffff))) {
+			put_v4(b, a + 12);
+			return;
+		}
+		put_hex16(b, g[i]);
+	}
+}
+
 void sbx_ip_format(const struct sbx_ip *ip, char *buf, size_t sz)
 {
-	if (!inet_ntop(ip->af, ip->a, buf, (socklen_t)sz) && sz)
-		buf[0] = '\0';
+	struct sb b;
+
+	if (!sz)
+		return;
+	sb_init(&b, buf, sz);
+	if (ip->af == AF_INET)
+		put_v4(&b, ip->a);
+	else if (ip->af == AF_INET6)
+		put_v6(&b, ip->a);
 }
 
 int sbx_ip_in(const struct sbx_ip *ip, const struct sbx_ip *net, int prefix)
@@ -205,6 +287,23 @@ enum sbx_addr_class sbx_ip_class(const struct sbx_ip *ip, int *range_prefix)
 		}
 	}
 	return lookup(&n, range_prefix);
+}
+
+int sbx_ip_never(const struct sbx_ip *net, int prefix)
+{
+	struct sbx_ip n = *net;
+	enum sbx_addr_class c;
+	int range;
+
+	if (n.af == AF_INET6 && memcmp(n.a, v4mapped, 12) == 0) {
+		if (prefix < 96)
+			return 0;
+		normalise(&n);
+		prefix -= 96;
+	}
+	c = sbx_ip_class(&n, &range);
+	return (c == SBX_AC_LINKLOCAL || c == SBX_AC_METADATA) &&
+	       prefix >= range;
 }
 
 const char *sbx_addr_class_text(enum sbx_addr_class c)

@@ -440,42 +440,6 @@ const struct sbx_path_rule *sbx_policy_match(const struct sbx_policy *p,
 	return best;
 }
 
-struct sbx_decision sbx_policy_decide(const struct sbx_policy *p,
-				      const char *path, enum sbx_op op,
-				      int64_t size)
-{
-	struct sbx_decision d = { SBX_ALLOW, sbx_policy_match(p, path) };
-	const struct sbx_path_rule *r = d.rule;
-
-	if (!r)
-		d.verdict = SBX_DENY_NOTCOVERED;
-	else if (r->mode == SBX_HIDE)
-		d.verdict = SBX_DENY_HIDDEN;
-	else if (op == SBX_OP_WRITE && r->mode == SBX_RO)
-		d.verdict = SBX_DENY_READONLY;
-	else if (op == SBX_OP_WRITE &&
-		 !sbx_suffix_ok(path, r->suffixes, r->nsuffixes))
-		d.verdict = SBX_DENY_SUFFIX;
-	else if (r->max_file_bytes && size >= 0 &&
-		 (uint64_t)size > r->max_file_bytes)
-		d.verdict = SBX_DENY_SIZE;
-	return d;
-}
-
-const struct sbx_exec_rule *sbx_policy_exec(const struct sbx_policy *p,
-					    const char *path,
-					    const char *const *argv)
-{
-	for (size_t i = 0; i < p->nexec; i++) {
-		const struct sbx_exec_rule *e = &p->exec[i];
-
-		if (sbx_exec_match(e->program, (const char *const *)e->args,
-				   e->nargs, path, (char *const *)argv))
-			return e;
-	}
-	return NULL;
-}
-
 static int any_glob(const struct sbx_strv *v, const char *name)
 {
 	for (size_t i = 0; i < v->n; i++)

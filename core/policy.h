@@ -184,11 +184,6 @@ enum sbx_verdict {
 	SBX_DENY_NOTCOVERED = 5, /* no rule covers it (strict profiles) */
 };
 
-struct sbx_decision {
-	enum sbx_verdict verdict;
-	const struct sbx_path_rule *rule; /* the deciding rule or NULL */
-};
-
 /* Lifecycle */
 void sbx_policy_init(struct sbx_policy *p);
 void sbx_policy_free(struct sbx_policy *p);
@@ -284,17 +279,12 @@ int sbx_policy_for_run(struct sbx_policy *out, const struct sbx_policy *p,
  * change while the array is in use. */
 const struct sbx_path_rule **sbx_policy_sorted(const struct sbx_policy *p);
 
-/* Decisions.  path must already be normalised (sbx_path_norm). */
+/* The rule that decides for path (normalised, see sbx_path_norm): the
+ * longest root that contains it, at equal length the strongest mode.
+ * Decisions themselves are decide.h's, over the compiled policy: this
+ * lookup is the in-memory reference the compiled one is tested against. */
 const struct sbx_path_rule *sbx_policy_match(const struct sbx_policy *p,
 					     const char *path);
-struct sbx_decision sbx_policy_decide(const struct sbx_policy *p,
-				      const char *path, enum sbx_op op,
-				      int64_t size);
-
-/* Exec check: returns the deciding rule or NULL. */
-const struct sbx_exec_rule *sbx_policy_exec(const struct sbx_policy *p,
-					    const char *path,
-					    const char *const *argv);
 
 /* Environment: should this variable (NAME=value or NAME) be passed? */
 int sbx_policy_env_pass(const struct sbx_policy *p, const char *name);

@@ -1,7 +1,10 @@
 /*
- * appcheck.c - the policy the kernel cannot express, checked before the
+ * appcheck.c - the policy the kernel cannot express, refused before the
  * real call (suffixes, size limits, protect rules in landlock-only mode),
- * and the explanation of a call the kernel refused.
+ * and the explanation of a call the kernel refused.  The decisions are
+ * the one decider's (core/decide.h); what is the shim's own is which of
+ * them it enforces, the facts it gives the decider (a stat, only when a
+ * rule needs one) and when it asks at all.
  *
  * Only the rules the policy actually has are looked at: shim_g.app holds
  * the CHK_* bits some rule makes relevant, so a call none of them applies
@@ -21,30 +24,14 @@
 #include "shim.h"
 #include "sys.h"
 
-struct judgement {
-	enum sbx_verdict v;
-	const struct sbx_cpol_rule *rule;
-	int64_t size; /* for SBX_DENY_SIZE */
-};
-
-static const struct judgement allowed = { SBX_ALLOW, NULL, -1 };
-
-static int suffix_ok(const struct sbx_cpol_rule *r, const char *abs)
-{
-	const char *sfx[SBX_MAX_SUFFIXES];
-
-	for (uint32_t i = 0; i < r->nsuffixes; i++)
-		sfx[i] = sbx_cpol_str(&shim_g.pol, r->suffixes[i]);
-	return sbx_suffix_ok(abs, (char *const *)sfx, r->nsuffixes);
-}
-
 /* Is the object that gets the name a file?  Directories, devices,
  * fifos and sockets are not policed by suffix.  An object that does not
  * exist is not refused either: the call fails on its own (open without
  * O_CREAT, truncate, the source of rename or link), and the program
  * should see that error.  Calls that create the object pass obj == NULL. */
-static int obj_is_file(const struct shim_fs *f)
+static int obj_is_file(const struct sbx_path_q *q)
 {
+	const struct shim_fs *f = q->ctx;
 	struct stat st;
 
 	if (!f->obj)
@@ -55,8 +42,9 @@ static int obj_is_file(const struct shim_fs *f)
 }
 
 /* Size of the existing regular file at the call's path, or -1. */
-static int64_t file_size(const struct shim_fs *f)
+static int64_t file_size(const struct sbx_path_q *q)
 {
+	const struct shim_fs *f = q->ctx;
 	struct stat st;
 
 	if (sys_fstatat(f->dirfd, f->path, &st, 0) < 0 || !S_ISREG(st.st_mode))
@@ -64,57 +52,23 @@ static int64_t file_size(const struct shim_fs *f)
 	return st.st_size;
 }
 
-/* A protect rule at or below abs: removing or moving abs would take the
- * protected path with it (mv .git g). */
-static const struct sbx_cpol_rule *protect_inside(const char *abs)
+static const struct sbx_path_facts facts = { obj_is_file, file_size };
+
+/* The decision, asking only what the shim enforces: the tree check is
+ * for protect rules the shim holds (landlock-only mode); in full mode the
+ * mounts refuse those moves themselves. */
+static struct sbx_path_decision judge(const struct shim_fs *f, const char *abs)
 {
-	size_t n = strlen(abs);
+	struct sbx_path_q q = {
+		.path = abs,
+		.op = f->op,
+		.chk = shim_g.protect ? f->chk : f->chk & ~CHK_TREE,
+		.size = f->size,
+		.facts = &facts,
+		.ctx = f,
+	};
 
-	for (uint32_t i = 0; i < shim_g.pol.hdr->nrules; i++) {
-		const struct sbx_cpol_rule *r = &shim_g.pol.rules[i];
-
-		if ((r->flags & SBX_RF_PROTECT) && r->mode == SBX_RO &&
-		    !(r->flags & SBX_RF_ABSENT) &&
-		    sbx_path_within(sbx_cpol_str(&shim_g.pol, r->root), abs, n))
-			return r;
-	}
-	return NULL;
-}
-
-static struct judgement verdict(enum sbx_verdict v,
-				const struct sbx_cpol_rule *r, int64_t size)
-{
-	return (struct judgement){ v, r, size };
-}
-
-static struct judgement judge(const struct shim_fs *f, const char *abs)
-{
-	const struct sbx_cpol_rule *r, *p;
-	int64_t sz;
-
-	if ((f->chk & CHK_TREE) && shim_g.protect && (p = protect_inside(abs)))
-		return verdict(SBX_DENY_READONLY, p, -1);
-	r = sbx_cpol_match(&shim_g.pol, abs);
-	if (!r || r->mode == SBX_HIDE)
-		return allowed;
-	if (r->mode == SBX_RO)
-		return shim_g.protect && (r->flags & SBX_RF_PROTECT) &&
-				       !(r->flags & SBX_RF_ABSENT) &&
-				       (f->chk &
-					(CHK_MODIFY | CHK_NAME | CHK_TREE))
-			       ? verdict(SBX_DENY_READONLY, r, -1)
-			       : allowed;
-	if ((f->chk & CHK_NAME) && r->nsuffixes && !suffix_ok(r, abs) &&
-	    obj_is_file(f))
-		return verdict(SBX_DENY_SUFFIX, r, -1);
-	if (!r->max_file_bytes)
-		return allowed;
-	if (f->size >= 0 && (uint64_t)f->size > r->max_file_bytes)
-		return verdict(SBX_DENY_SIZE, r, f->size);
-	if ((f->chk & CHK_SIZE) && (sz = file_size(f)) >= 0 &&
-	    (uint64_t)sz > r->max_file_bytes)
-		return verdict(SBX_DENY_SIZE, r, sz);
-	return allowed;
+	return sbx_decide_path(&shim_g.pol, &q);
 }
 
 static int refusal_errno(enum sbx_verdict v)
@@ -122,10 +76,18 @@ static int refusal_errno(enum sbx_verdict v)
 	return v == SBX_DENY_SIZE ? EFBIG : EACCES;
 }
 
+/* Refused here: what only the shim can hold.  Hidden, read-only and
+ * uncovered paths are the kernel's to refuse; the shim explains them
+ * after the call (shim_fs_failed). */
+static int shim_refuses(const struct sbx_path_decision *d)
+{
+	return d->verdict != SBX_ALLOW && d->app;
+}
+
 int shim_app_check(const struct shim_fs *f)
 {
 	char abs[PATH_MAX];
-	struct judgement j;
+	struct sbx_path_decision d;
 	int saved = errno;
 
 	if (!(f->chk & shim_g.app) && !(f->size >= 0 && shim_g.min_limit &&
@@ -134,58 +96,39 @@ int shim_app_check(const struct shim_fs *f)
 	if (!f->path ||
 	    shim_abspath(f->dirfd, f->path, 0, abs, sizeof(abs)) < 0)
 		return 0;
-	j = judge(f, abs);
+	d = judge(f, abs);
 	/* Never refuse on the word of the cwd cache alone. */
-	if (j.v != SBX_ALLOW && f->path[0] != '/' && f->dirfd == AT_FDCWD) {
+	if (shim_refuses(&d) && f->path[0] != '/' && f->dirfd == AT_FDCWD) {
 		if (shim_abspath(f->dirfd, f->path, 1, abs, sizeof(abs)) < 0)
 			return 0;
-		j = judge(f, abs);
+		d = judge(f, abs);
 	}
 	errno = saved;
-	if (j.v == SBX_ALLOW)
+	if (!shim_refuses(&d))
 		return 0;
-	shim_explain_fs(f->path, abs, f->op, j.v, j.rule, j.size);
-	return refusal_errno(j.v);
+	shim_explain_fs(f->path, abs, f->op, &d);
+	return refusal_errno(d.verdict);
 }
 
 /* ftruncate: only the size rule, and only past the smallest limit. */
 int shim_app_check_fd(int fd, int64_t size)
 {
 	char abs[PATH_MAX];
-	const struct sbx_cpol_rule *r;
+	struct sbx_path_q q = { abs, SBX_OP_WRITE, 0, size, NULL, NULL };
+	struct sbx_path_decision d;
 
 	if (!shim_g.min_limit || size < 0 || (uint64_t)size <= shim_g.min_limit)
 		return 0;
 	if (shim_fdpath(fd, abs, sizeof(abs)) < 0)
 		return 0;
-	r = sbx_cpol_match(&shim_g.pol, abs);
-	if (!r || !r->max_file_bytes || (uint64_t)size <= r->max_file_bytes)
+	d = sbx_decide_path(&shim_g.pol, &q);
+	if (d.verdict != SBX_DENY_SIZE)
 		return 0;
-	shim_explain_fs(abs, abs, SBX_OP_WRITE, SBX_DENY_SIZE, r, size);
+	shim_explain_fs(abs, abs, SBX_OP_WRITE, &d);
 	return EFBIG;
 }
 
 /* ------------------------------------------------------------ failures */
-
-/*
- * What the policy says about a path the kernel refused.  Only the
- * kernel's own reasons count here: hidden, read-only for writes, not
- * covered.  An ENOENT is explained only where the policy hides or does
- * not cover the path (full mode hides with empty tmpfs, so a hidden file
- * simply is not there); any other answer is an ordinary error and the
- * shim says nothing.
- */
-static enum sbx_verdict kernel_verdict(const struct sbx_cpol_rule *r,
-				       enum sbx_op op, int err)
-{
-	if (!r)
-		return SBX_DENY_NOTCOVERED;
-	if (r->mode == SBX_HIDE)
-		return SBX_DENY_HIDDEN;
-	if (err != ENOENT && op == SBX_OP_WRITE && r->mode == SBX_RO)
-		return SBX_DENY_READONLY;
-	return SBX_ALLOW;
-}
 
 /*
  * Can a missing relative path have nothing to explain?  Compilers and
@@ -217,11 +160,15 @@ static int enoent_unexplained(const char *path)
 	return shim_cwd_plain();
 }
 
+/* What the policy says about a path the kernel refused (decide.h,
+ * sbx_decide_failure): an ENOENT is explained only where the policy
+ * hides or does not cover the path (full mode hides with empty tmpfs, so
+ * a hidden file simply is not there); any other answer is an ordinary
+ * error and the shim says nothing. */
 int shim_explain_failure(const struct shim_fs *f, int err)
 {
 	char abs[PATH_MAX];
-	const struct sbx_cpol_rule *r;
-	enum sbx_verdict v;
+	struct sbx_path_decision d;
 
 	if (!f || !f->path || !*f->path || !shim_g.active)
 		return 0;
@@ -232,12 +179,11 @@ int shim_explain_failure(const struct shim_fs *f, int err)
 		return 0;
 	if (shim_abspath(f->dirfd, f->path, 1, abs, sizeof(abs)) < 0)
 		return 0;
-	r = sbx_cpol_match(&shim_g.pol, abs);
-	v = kernel_verdict(r, f->op, err);
-	if (v != SBX_ALLOW)
-		shim_explain_fs(f->path, abs, f->op, v, r, -1);
+	d = sbx_decide_failure(&shim_g.pol, abs, f->op, err);
+	if (d.verdict != SBX_ALLOW)
+		shim_explain_fs(f->path, abs, f->op, &d);
 	errno = err;
-	return v != SBX_ALLOW;
+	return d.verdict != SBX_ALLOW;
 }
 
 /* ------------------------------------------------------------ pre/post */

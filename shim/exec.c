@@ -1,7 +1,7 @@
 /*
  * exec.c - exec deny rules and explanations of refused execs.
  *
- * sbx_cpol_exec_check matches the program pattern against the basename
+ * sbx_decide_exec matches the program pattern against the basename
  * of argv[0] and of the resolved path, or against the full path when the
  * pattern has a '/'.  The wrappers therefore resolve what will run the
  * way the kernel or execvp would: a path is made absolute lexically, a
@@ -47,7 +47,7 @@ static int check_resolved(const char *abs, const char *path, char *const argv[])
 
 	if (shim_g.broken)
 		return refuse_broken(shown_name(path, argv));
-	e = sbx_cpol_exec_check(&shim_g.pol, abs, argv);
+	e = sbx_decide_exec(&shim_g.pol, abs, argv);
 
 	if (!e)
 		return 0;

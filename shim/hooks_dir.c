@@ -171,32 +171,32 @@ int symlinkat(const char *target, int newdirfd, const char *linkpath)
 
 /* ------------------------------------------------------------ attributes */
 
+#define ATTR (CHK_MODIFY | CHK_ATTR)
+
 int chmod(const char *path, mode_t mode)
 {
-	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY), REAL(chmod)(path, mode));
+	PATH_HOOK(W(AT_FDCWD, path, ATTR), REAL(chmod)(path, mode));
 }
 
 int fchmodat(int dirfd, const char *path, mode_t mode, int flags)
 {
-	PATH_HOOK(W(dirfd, path, CHK_MODIFY),
+	PATH_HOOK(W(dirfd, path, ATTR),
 		  REAL(fchmodat)(dirfd, path, mode, flags));
 }
 
 int chown(const char *path, uid_t owner, gid_t group)
 {
-	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY),
-		  REAL(chown)(path, owner, group));
+	PATH_HOOK(W(AT_FDCWD, path, ATTR), REAL(chown)(path, owner, group));
 }
 
 int lchown(const char *path, uid_t owner, gid_t group)
 {
-	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY),
-		  REAL(lchown)(path, owner, group));
+	PATH_HOOK(W(AT_FDCWD, path, ATTR), REAL(lchown)(path, owner, group));
 }
 
 int fchownat(int dirfd, const char *path, uid_t owner, gid_t group, int flags)
 {
-	PATH_HOOK(W(dirfd, path, CHK_MODIFY),
+	PATH_HOOK(W(dirfd, path, ATTR),
 		  REAL(fchownat)(dirfd, path, owner, group, flags));
 }
 
@@ -204,7 +204,7 @@ int fchownat(int dirfd, const char *path, uid_t owner, gid_t group, int flags)
 int utimensat(int dirfd, const char *path, const struct timespec times[2],
 	      int flags)
 {
-	PATH_HOOK(W(dirfd, path, CHK_MODIFY),
+	PATH_HOOK(W(dirfd, path, ATTR),
 		  REAL(utimensat)(dirfd, path, times, flags));
 }
 

@@ -214,12 +214,15 @@ static void summarise_rules(void)
 		}
 		if (r->mode == SBX_HIDE)
 			bloom_hide_root(sbx_cpol_str(&shim_g.pol, r->root));
-		if ((h->flags & SBX_CPOL_F_SHIM_PROTECT) &&
-		    (r->flags & SBX_RF_PROTECT) && r->mode == SBX_RO)
+		if (sbx_rule_app_readonly(&shim_g.pol, r))
 			shim_g.protect = 1;
 	}
 	if (shim_g.protect)
 		shim_g.app |= CHK_MODIFY | CHK_TREE | CHK_NAME;
+	/* landlock-only: Landlock has no attribute rights, the shim holds
+	 * chmod, chown and utimes outside writable roots */
+	if (h->flags & SBX_CPOL_F_SHIM_PROTECT)
+		shim_g.app |= CHK_ATTR;
 }
 
 /* On a failure the shim passes file calls through (the kernel layers

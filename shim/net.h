@@ -8,16 +8,6 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-struct shim_net_target {
-	int family; /* AF_INET (also for v4-mapped v6) or AF_INET6 */
-	unsigned char addr[16];
-	uint16_t port;
-	int loopback;
-};
-
-int shim_net_target(const struct sockaddr *sa, socklen_t len,
-		    struct shim_net_target *t);
-int shim_net_allowed(const struct shim_net_target *t, const char *name);
 void shim_net_remember(const char *node, const struct addrinfo *res);
 void shim_net_failed(const struct sockaddr *sa, socklen_t len, int err,
 		     const char *verb);

@@ -32,6 +32,8 @@
 #include <time.h>
 
 #include "cpol.h"
+#include "decide.h"
+#include "explain.h"
 
 #define SHIM_EXPORT __attribute__((visibility("default")))
 #define SHIM_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -101,11 +103,13 @@ struct shim_var_copy {
 	char *text; /* "NAME=value", ready for an envp */
 };
 
-/* Which checks apply to the application-level hot path (see appcheck.c). */
-#define CHK_NAME 0x1u /* the call gives a file this name: suffixes */
-#define CHK_MODIFY 0x2u /* the call modifies the path: protect rules */
-#define CHK_TREE 0x4u /* removes or moves the path and all below it */
-#define CHK_SIZE 0x8u /* opens an existing file: size limit */
+/* What a hook's call does to its path, as the decider asks it
+ * (decide.h); shim_g.app holds the ones some rule makes relevant. */
+#define CHK_NAME SBX_Q_NAME /* the call gives a file this name: suffixes */
+#define CHK_MODIFY SBX_Q_MODIFY /* the call modifies the path */
+#define CHK_TREE SBX_Q_TREE /* removes or moves the path and all below */
+#define CHK_SIZE SBX_Q_SIZE /* opens an existing file: size limit */
+#define CHK_ATTR SBX_Q_ATTR /* changes only attributes */
 
 struct shim_state {
 	struct sbx_cpol pol; /* valid when active */
@@ -116,7 +120,8 @@ struct shim_state {
 	int quiet; /* no stderr (QUIET or REPORT_ONLY) */
 	unsigned app; /* CHK_* bits some rule makes relevant;
 				 * 0 keeps file hooks on the fast path */
-	int protect; /* SHIM_PROTECT and a protect rule exists */
+	int protect; /* some read-only rule is the shim's to hold
+				 * (sbx_rule_app_readonly: landlock-only) */
 	uint64_t min_limit; /* smallest max_file_bytes, 0 if none */
 	/* Bloom filter over the last component of every hide rule's root
 	 * (all ones when one is "/"): a relative path none of whose
@@ -302,33 +307,23 @@ static inline void shim_fs_post(int look, int failed, const struct shim_fs *a,
 	} while (0)
 
 /* explain.c */
-enum shim_kind {
-	SHIM_K_HIDDEN,
-	SHIM_K_READONLY,
-	SHIM_K_SUFFIX,
-	SHIM_K_SIZE,
-	SHIM_K_NOTCOVERED,
-	SHIM_K_EXEC,
-	SHIM_K_NET,
-};
 
 /* A failed file call: explain it when the policy does.  Keeps errno;
  * returns 1 when it explained. */
 int shim_explain_failure(const struct shim_fs *f, int err);
-/* A refusal of a file call, by the shim or the kernel, with its rule. */
+/* A refusal of a file call, by the shim or the kernel. */
 void shim_explain_fs(const char *shown, const char *abs, enum sbx_op op,
-		     enum sbx_verdict v, const struct sbx_cpol_rule *r,
-		     int64_t size);
+		     const struct sbx_path_decision *d);
 void shim_explain_exec(const char *shown, const char *abs,
 		       const struct sbx_cpol_exec *e);
 
 /* Deliver one explanation: once per key per process, to stderr unless
- * quiet, and as a record to the report socket. */
-struct shim_rec {
-	const char *op, *target, *kind, *rule, *src, *msg;
-};
-void shim_emit(const struct shim_rec *rec, uint64_t key);
+ * quiet, and as a record (its fields, target) to the report socket. */
+void shim_emit(const struct sbx_expl *e, const char *target, uint64_t key);
 uint64_t shim_key(const char *op, const char *target);
+/* Was key explained already?  Lets a repeated refusal skip building its
+ * message; shim_emit still decides. */
+int shim_seen(uint64_t key);
 
 /* envfix.c: putting our variables back into an exec's environment. */
 #define SHIM_ENV_MAX 65536 /* larger environments are passed as is */

@@ -39,13 +39,17 @@ static void put_text(char *text, FILE *fp)
 
 /* ------------------------------------------------------------ queries */
 
+/* What the policy says about a path, for each operation, in the words
+ * the shim and libsbx use (one decider, one explainer: decide.h,
+ * explain.h). */
 static int act_check(struct cli *c)
 {
-	struct sbx_answer rd, wr;
+	struct sbx_answer rd, wr, ex;
 	sbx_t *s = open_policy(c);
 
 	if (sbx_check(s, c->action_arg, SBX_ACCESS_READ, -1, &rd) != SBX_OK ||
-	    sbx_check(s, c->action_arg, SBX_ACCESS_WRITE, -1, &wr) != SBX_OK)
+	    sbx_check(s, c->action_arg, SBX_ACCESS_WRITE, -1, &wr) != SBX_OK ||
+	    sbx_check(s, c->action_arg, SBX_ACCESS_EXEC, -1, &ex) != SBX_OK)
 		die("bad path: %s", c->action_arg);
 	printf("%s: %s\n", rd.path,
 	       !rd.allowed  ? rd.verdict
@@ -55,6 +59,7 @@ static int act_check(struct cli *c)
 	       rd.mode[0] ? rd.mode : "-", rd.source[0] ? rd.source : "-");
 	printf("  read: %s\n", rd.reason);
 	printf("  write: %s\n", wr.reason);
+	printf("  run: %s\n", ex.reason);
 	sbx_close(s);
 	return 0;
 }
@@ -204,13 +209,26 @@ static void say_warning(void *ctx, const char *msg)
 	warning("%s", msg);
 }
 
+/* The command could not start: the policy's explanation when the
+ * launcher found one (its record has pid 0; the line is the one
+ * explainer's, "sbxrun: cannot run ..."), else the system error. */
+static void say_exec_failure(const struct sbx_result *res, const char *cmd)
+{
+	for (size_t i = 0; i < res->nrefusals; i++)
+		if (res->refusals[i].pid == 0) {
+			fprintf(stderr, "%s\n", res->refusals[i].message);
+			return;
+		}
+	note("cannot run '%s': %s", cmd, strerror(res->exec_errno));
+}
+
 static int print_result(struct cli *c, struct sbx_result *res,
 			char *const argv[], int report_fd)
 {
 	int code = res->exit_code;
 
 	if (res->exec_errno)
-		note("cannot run '%s': %s", argv[0], strerror(res->exec_errno));
+		say_exec_failure(res, argv[0]);
 	if (res->timed_out)
 		note("timed out; everything in the sandbox was killed");
 	if (!(c->opts.flags & SBX_OPT_QUIET))

@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "decide.h"
 #include "explain.h"
+#include "kernel.h"
 
 void sbx_err_out(const struct sbx_err *e, char *buf, size_t len)
 {
@@ -34,6 +36,7 @@ int sbx_open(sbx_t **out, const struct sbx_opts *o, char *errbuf, size_t errlen)
 		return SBX_E_NOMEM;
 	}
 	sbx_policy_init(&s->pol);
+	pthread_mutex_init(&s->qlock, NULL);
 	s->mode = o ? (enum sbx_kmode)o->mode : SBX_KMODE_AUTO;
 	s->pol.kmode = s->mode;
 	if (sbx_locs_init(&s->locs, o, &err) < 0 ||
@@ -59,6 +62,8 @@ void sbx_close(sbx_t *s)
 	if (!s)
 		return;
 	sbx_policy_free(&s->pol);
+	free(s->qbuf);
+	pthread_mutex_destroy(&s->qlock);
 	free(s);
 }
 
@@ -76,70 +81,133 @@ int sbx_resolve(sbx_t *s, const char *path, char *out, size_t outsz)
 	return SBX_OK;
 }
 
-static const char *verdict_word(enum sbx_verdict v)
+/* ------------------------------------------------------------ queries */
+
+const struct sbx_cpol *sbx_query_policy(sbx_t *s)
 {
-	switch (v) {
-	case SBX_ALLOW: return "allowed";
-	case SBX_DENY_HIDDEN: return "hidden";
-	case SBX_DENY_READONLY: return "read-only";
-	case SBX_DENY_SUFFIX: return "suffix";
-	case SBX_DENY_SIZE: return "size";
-	case SBX_DENY_NOTCOVERED: return "not-covered";
+	struct sbx_err err;
+	const char *why;
+	/* the mode as requested: only who enforces a refusal (the app
+	 * field) depends on it, never the verdict */
+	unsigned flags = sbx_backend()->cpol_flags(s->mode);
+	const struct sbx_cpol *v = NULL;
+
+	pthread_mutex_lock(&s->qlock);
+	if (!s->qbuf && sbx_cpol_build(&s->pol, s->mode, flags, &s->qbuf,
+				       &s->qlen, &err) < 0)
+		s->qbuf = NULL;
+	if (s->qbuf && !s->qpol.hdr &&
+	    sbx_cpol_view(s->qbuf, s->qlen, &s->qpol, &why) < 0) {
+		free(s->qbuf); /* cannot happen: the writer's output validates */
+		s->qbuf = NULL;
 	}
-	return "?";
+	if (s->qbuf)
+		v = &s->qpol;
+	pthread_mutex_unlock(&s->qlock);
+	return v;
 }
 
-static void fill_rule(struct sbx_answer *a, const struct sbx_path_rule *r)
+/* What a query knows of the object: a path that exists and is not a
+ * regular file (a directory, a device) gets no suffix check, as in the
+ * shim; a missing one may still become a file. */
+static int q_is_file(const struct sbx_path_q *q)
 {
+	struct stat st;
+
+	return stat(q->path, &st) < 0 || S_ISREG(st.st_mode);
+}
+
+static int64_t q_file_size(const struct sbx_path_q *q)
+{
+	struct stat st;
+
+	return stat(q->path, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : -1;
+}
+
+static const struct sbx_path_facts q_facts = { q_is_file, q_file_size };
+
+/* Copy an explanation into an answer's fixed field; a cut ends in "...". */
+static void set_text(char *dst, size_t sz, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n < sz) {
+		memcpy(dst, src, n + 1);
+		return;
+	}
+	memcpy(dst, src, sz - 4);
+	memcpy(dst + sz - 4, "...", 4);
+}
+
+static void fill_rule(struct sbx_answer *a, const struct sbx_cpol *v,
+		      const struct sbx_cpol_rule *r)
+{
+	struct sb b;
+
 	if (!r)
 		return;
-	snprintf(a->rule, sizeof(a->rule), "%s", r->root);
-	snprintf(a->mode, sizeof(a->mode), "%s", sbx_pmode_name(r->mode));
-	sbx_src_format(a->source, sizeof(a->source), r->src);
+	set_text(a->rule, sizeof(a->rule), sbx_cpol_str(v, r->root));
+	set_text(a->mode, sizeof(a->mode),
+		 sbx_pmode_name((enum sbx_pmode)r->mode));
+	sb_init(&b, a->source, sizeof(a->source));
+	sbx_put_src(&b, sbx_cpol_str(v, r->src_file), r->src_line);
 }
 
 int sbx_check(sbx_t *s, const char *path, enum sbx_access acc, int64_t size,
 	      struct sbx_answer *a)
 {
-	struct sbx_decision d;
-	struct stat st;
-	enum sbx_op op = acc == SBX_ACCESS_WRITE  ? SBX_OP_WRITE
-			 : acc == SBX_ACCESS_EXEC ? SBX_OP_EXEC
-						  : SBX_OP_READ;
+	const struct sbx_cpol *v;
+	struct sbx_path_decision d;
+	struct sbx_path_q q = { .size = size, .facts = &q_facts };
+	struct sbx_expl e;
 
 	if (!s || !path || !a)
 		return SBX_E_ARG;
 	memset(a, 0, sizeof(*a));
 	if (sbx_resolve(s, path, a->path, sizeof(a->path)) != SBX_OK)
 		return SBX_E_ARG;
-	if (size < 0 && stat(a->path, &st) == 0 && S_ISREG(st.st_mode))
-		size = st.st_size;
-	d = sbx_policy_decide(&s->pol, a->path, op, size);
+	if (!(v = sbx_query_policy(s)))
+		return SBX_E_NOMEM;
+	q.path = a->path;
+	q.op = acc == SBX_ACCESS_WRITE	? SBX_OP_WRITE
+	       : acc == SBX_ACCESS_EXEC ? SBX_OP_EXEC
+					: SBX_OP_READ;
+	q.chk = sbx_q_plain(q.op);
+	d = sbx_decide_path(v, &q);
 	a->allowed = d.verdict == SBX_ALLOW;
-	snprintf(a->verdict, sizeof(a->verdict), "%s", verdict_word(d.verdict));
-	fill_rule(a, d.rule);
-	sbx_explain_path(a->reason, sizeof(a->reason), &s->pol, path, a->path,
-			 op, d, size);
+	set_text(a->verdict, sizeof(a->verdict),
+		 a->allowed ? "allowed" : sbx_verdict_kind(d.verdict));
+	fill_rule(a, v, d.rule);
+	if (a->allowed) {
+		sbx_explain_allowed(v, a->path, q.op, &d, a->reason,
+				    sizeof(a->reason));
+		return SBX_OK;
+	}
+	sbx_explain_path(v, path, a->path, q.op, &d, 0, &e);
+	set_text(a->reason, sizeof(a->reason), e.msg);
 	return SBX_OK;
 }
 
 int sbx_check_exec(sbx_t *s, char *const argv[], struct sbx_answer *a)
 {
-	const struct sbx_exec_rule *e;
+	const struct sbx_cpol *v;
+	const struct sbx_cpol_exec *x;
+	struct sbx_expl e;
 
 	if (!s || !argv || !argv[0] || !a)
 		return SBX_E_ARG;
 	memset(a, 0, sizeof(*a));
-	snprintf(a->path, sizeof(a->path), "%s", argv[0]);
-	e = sbx_policy_exec(&s->pol, argv[0], (const char *const *)argv);
-	a->allowed = e == NULL;
-	snprintf(a->verdict, sizeof(a->verdict), "%s",
-		 e ? "exec-denied" : "allowed");
-	if (e) {
-		snprintf(a->rule, sizeof(a->rule), "%s", e->program);
-		sbx_src_format(a->source, sizeof(a->source), e->src);
-		snprintf(a->reason, sizeof(a->reason),
-			 "sbxrun: refused to run '%s': %s", argv[0], e->reason);
+	set_text(a->path, sizeof(a->path), argv[0]);
+	if (!(v = sbx_query_policy(s)))
+		return SBX_E_NOMEM;
+	x = sbx_decide_exec(v, argv[0], argv);
+	a->allowed = x == NULL;
+	set_text(a->verdict, sizeof(a->verdict), x ? "exec-denied" : "allowed");
+	if (x) {
+		sbx_explain_exec(v, argv[0], x, 0, &e);
+		set_text(a->rule, sizeof(a->rule), e.rule);
+		set_text(a->source, sizeof(a->source), e.src);
+		set_text(a->reason, sizeof(a->reason), e.msg);
 	}
 	return SBX_OK;
 }
@@ -237,8 +305,8 @@ static int list_add(struct list *l, const char *s)
 	return 0;
 }
 
-static int walk(sbx_t *s, const char *dir, const char *pat, struct list *l,
-		int depth)
+static int walk(sbx_t *s, const struct sbx_cpol *v, const char *dir,
+		const char *pat, struct list *l, int depth)
 {
 	DIR *d = depth < 64 ? opendir(dir) : NULL;
 	struct dirent *e;
@@ -248,7 +316,7 @@ static int walk(sbx_t *s, const char *dir, const char *pat, struct list *l,
 	if (!d)
 		return 0;
 	while (rc == 0 && (e = readdir(d))) {
-		struct sbx_decision dec;
+		struct sbx_path_decision dec;
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
@@ -256,12 +324,12 @@ static int walk(sbx_t *s, const char *dir, const char *pat, struct list *l,
 			     strcmp(dir, "/") ? dir : "",
 			     e->d_name) >= (int)sizeof(path))
 			continue;
-		dec = sbx_policy_decide(&s->pol, path, SBX_OP_READ, -1);
+		dec = sbx_decide(v, path, SBX_OP_READ, -1);
 		if (dec.verdict == SBX_DENY_HIDDEN ||
 		    dec.verdict == SBX_DENY_NOTCOVERED)
 			continue;
 		if (e->d_type == DT_DIR)
-			rc = walk(s, path, pat, l, depth + 1);
+			rc = walk(s, v, path, pat, l, depth + 1);
 		else if (!pat || sbx_glob(pat, e->d_name))
 			rc = list_add(l, path);
 	}
@@ -287,7 +355,7 @@ int sbx_list_files(sbx_t *s, const char *dir, const char *pat, char ***list,
 	free(l.v[0]);
 	l.n = 0;
 	l.v[0] = NULL;
-	if (walk(s, a.path, pat, &l, 0) < 0) {
+	if (walk(s, &s->qpol, a.path, pat, &l, 0) < 0) {
 		sbx_list_free(l.v);
 		return SBX_E_NOMEM;
 	}

@@ -23,6 +23,7 @@
 #include "kernel.h"
 #include "record.h"
 #include "rundir.h"
+#include "startfail.h"
 
 extern char **environ;
 
@@ -112,6 +113,13 @@ static void on_report(void *ctx, pid_t pid, const char *rec, size_t len)
 	if (sbx_rec_decode(buf, len, f) < 0)
 		return;
 	add_refusal(c->res, pid, f);
+}
+
+/* The launcher's own record: the kernel refused to start the command.
+ * pid 0 (no process of the sandbox sent it), process "sbxrun". */
+static void on_start_refused(void *ctx, const char **f)
+{
+	add_refusal(ctx, 0, f);
 }
 
 static void append(char **buf, size_t *len, int *trunc, size_t max,
@@ -415,6 +423,9 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		res->timed_out = x.timed_out;
 		res->exec_errno = x.exec_errno;
 		res->duration = (double)x.duration_ns / 1e9;
+		if (x.exec_errno)
+			sbx_explain_start(&l, c->b->cpol_flags(c->mode),
+					  x.exec_errno, on_start_refused, res);
 	}
 	sbx_env_free(&env);
 	return r;

@@ -13,7 +13,10 @@
 
 #include "conf.h"
 #include "cpol.h"
+#include "decide.h"
 #include "policy.h"
+
+#include "../unit/decide_ref.h"
 
 static void exercise(struct sbx_policy *p)
 {
@@ -36,25 +39,34 @@ static void exercise(struct sbx_policy *p)
 
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
 		for (int op = SBX_OP_READ; op <= SBX_OP_EXEC; op++)
-			(void)sbx_policy_decide(p, paths[i], (enum sbx_op)op,
-						1000);
-	(void)sbx_policy_exec(p, "/usr/bin/rm", argv_rm);
+			(void)ref_decide(p, paths[i], (enum sbx_op)op, 1000,
+					 NULL);
+	(void)ref_exec(p, "/usr/bin/rm", argv_rm);
 	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++)
 		(void)sbx_policy_env_pass(p, env[i]);
 	if (sbx_cpol_build(p, SBX_KMODE_AUTO, 0, &buf, &len, &err) < 0)
 		return;
 	if (sbx_cpol_view(buf, len, &v, &why) < 0)
 		abort(); /* the writer's output must always validate */
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		struct sbx_decision d =
-			sbx_policy_decide(p, paths[i], SBX_OP_WRITE, 5);
-		const struct sbx_cpol_rule *r;
+	/* the one decider over the compiled policy agrees with the
+	 * reference model over the in-memory one, for every op */
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		for (int op = SBX_OP_READ; op <= SBX_OP_EXEC; op++) {
+			const struct sbx_path_rule *mr;
+			enum sbx_verdict mv = ref_decide(
+				p, paths[i], (enum sbx_op)op, 5, &mr);
+			struct sbx_path_decision d =
+				sbx_decide(&v, paths[i], (enum sbx_op)op, 5);
 
-		if (sbx_cpol_decide(&v, paths[i], SBX_OP_WRITE, 5, &r) !=
-		    d.verdict)
-			abort(); /* the two engines must agree */
-	}
-	(void)sbx_cpol_exec_check(&v, "/usr/bin/rm", (char *const *)argv_rm);
+			if (d.verdict != mv || !d.rule != !mr ||
+			    (mr && strcmp(sbx_cpol_str(&v, d.rule->root),
+					  mr->root) != 0))
+				abort();
+		}
+	if ((ref_exec(p, "/usr/bin/rm", argv_rm) == NULL) !=
+	    (sbx_decide_exec(&v, "/usr/bin/rm", (char *const *)argv_rm) ==
+	     NULL))
+		abort();
 	free(buf);
 }
 

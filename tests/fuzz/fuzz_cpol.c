@@ -7,8 +7,9 @@
  *   odd:  the rest is a list of (offset, byte) edits applied to a valid
  *         buffer built once; when bit 1 is set the checksum is recomputed
  *         afterwards, so the structural checks behind it are reached.
- * When the view is accepted, decisions and exec checks run on it; ASan
- * catches any read outside the buffer.
+ * When the view is accepted, the one decider (paths, programs, network)
+ * and the one explainer run on it; ASan catches any read outside the
+ * buffer.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,8 @@
 #include <xxhash.h>
 
 #include "cpol.h"
+#include "decide.h"
+#include "explain.h"
 #include "policy.h"
 
 static void *valid;
@@ -53,13 +56,33 @@ static void build_valid(void)
 	sbx_policy_add_allow(&p, "*.github.com:443", (struct sbx_src){ "a", 6 },
 			     &err);
 	sbx_strv_add(&p, &p.unix_sockets, "/run/x.sock", (struct sbx_src){ 0 });
+	sbx_strv_add(&p, &p.protect, ".git/hooks", (struct sbx_src){ "a", 7 });
+	p.net = SBX_NET_FILTERED;
+	p.net_src = (struct sbx_src){ "a", 8 };
 	sbx_policy_finish(&p, &err);
-	if (sbx_cpol_build(&p, SBX_KMODE_FULL, 0, &valid, &valid_len, &err) < 0)
+	if (sbx_cpol_build(&p, SBX_KMODE_LANDLOCK, SBX_CPOL_F_SHIM_PROTECT,
+			   &valid, &valid_len, &err) < 0)
 		abort();
 	sbx_policy_free(&p);
 }
 
-static void query(const void *b, size_t len)
+static int64_t fact_size(const struct sbx_path_q *q)
+{
+	(void)q;
+	return 101;
+}
+
+static int fact_file(const struct sbx_path_q *q)
+{
+	(void)q;
+	return 1;
+}
+
+static const struct sbx_path_facts facts = { fact_file, fact_size };
+
+/* Every path decision, explained (the explainer reads every field of the
+ * deciding rule and walks the rules for the writable list). */
+static void query_paths(const struct sbx_cpol *v)
 {
 	static const char *const paths[] = {
 		"/",
@@ -67,13 +90,74 @@ static void query(const void *b, size_t len)
 		"/sbxt/p/notes/a.md",
 		"/sbxt/p/notes/a.c",
 		"/sbxt/h/.ssh/id",
+		"/sbxt/p/.git",
 		"/tmp/x",
 		"relative",
 	};
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		for (int op = SBX_OP_READ; op <= SBX_OP_EXEC; op++) {
+			struct sbx_path_q q = {
+				paths[i], (enum sbx_op)op, 0xf, -1, &facts, NULL
+			};
+			struct sbx_path_decision d = sbx_decide_path(v, &q);
+			struct sbx_expl e;
+			char buf[256];
+
+			if (d.rule && (const unsigned char *)d.rule < v->base)
+				abort();
+			if (d.verdict != SBX_ALLOW)
+				sbx_explain_path(v, paths[i], paths[i],
+						 (enum sbx_op)op, &d, 0, &e);
+			else
+				sbx_explain_allowed(v, paths[i],
+						    (enum sbx_op)op, &d, buf,
+						    sizeof(buf));
+			d = sbx_decide_failure(v, paths[i], (enum sbx_op)op,
+					       13 /* EACCES */);
+		}
+}
+
+/* The network decision, both steps and from inside, explained: the
+ * explainer reads every allow entry for the allowed list. */
+static void query_net(const struct sbx_cpol *v)
+{
+	static const char *const hosts[] = { "api.github.com", "[::1]",
+					     "169.254.169.254", "10.1.2.3",
+					     "b a d" };
+	struct sbx_ip ip = { 2 /* AF_INET */, { 10, 1, 2, 3 } };
+	struct sbx_net_decision d;
+	struct sbx_expl e;
+
+	for (size_t i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+		d = sbx_decide_host(v, hosts[i], 443);
+		if (d.why == SBX_NETW_ALLOW)
+			d = sbx_decide_addr(v, &ip, 443);
+		if (d.rule && (const unsigned char *)d.rule < v->base)
+			abort();
+		if (d.why != SBX_NETW_ALLOW)
+			sbx_explain_net(v, "connect to", hosts[i], 443, &ip, &d,
+					0, &e);
+	}
+	d = sbx_decide_net(v, "x.github.com", &ip, 80);
+	if (d.why != SBX_NETW_ALLOW)
+		sbx_explain_net(v, "send to", "x.github.com", 80, &ip, &d, 0,
+				&e);
+	d = sbx_decide_net(v, "x.github.com", NULL, 0);
+	if (d.why != SBX_NETW_ALLOW)
+		sbx_explain_net(v, "resolve", "x.github.com", 0, NULL, &d, 0,
+				&e);
+	sbx_explain_socket(v, 2, 0, &e);
+}
+
+static void query(const void *b, size_t len)
+{
 	static char *const argv1[] = { "rm", "-rf", "/", NULL };
 	static char *const argv2[] = { "sudo", NULL };
 	static char *const argv3[] = { NULL };
+	const struct sbx_cpol_exec *x;
 	struct sbx_cpol v;
+	struct sbx_expl e;
 	const char *why;
 
 	if (sbx_cpol_view(b, len, &v, &why) < 0) {
@@ -81,18 +165,12 @@ static void query(const void *b, size_t len)
 			abort();
 		return;
 	}
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-		for (int op = SBX_OP_READ; op <= SBX_OP_EXEC; op++) {
-			const struct sbx_cpol_rule *r;
-
-			(void)sbx_cpol_decide(&v, paths[i], (enum sbx_op)op,
-					      101, &r);
-			if (r && (const unsigned char *)r < v.base)
-				abort();
-		}
-	(void)sbx_cpol_exec_check(&v, "/usr/bin/rm", argv1);
-	(void)sbx_cpol_exec_check(&v, NULL, argv2);
-	(void)sbx_cpol_exec_check(&v, "/x", argv3);
+	query_paths(&v);
+	query_net(&v);
+	if ((x = sbx_decide_exec(&v, "/usr/bin/rm", argv1)))
+		sbx_explain_exec(&v, "rm", x, 0, &e);
+	(void)sbx_decide_exec(&v, NULL, argv2);
+	(void)sbx_decide_exec(&v, "/x", argv3);
 	(void)strlen(sbx_cpol_str(&v, v.hdr->project));
 	(void)strlen(sbx_cpol_str(&v, v.hdr->home));
 	(void)strlen(sbx_cpol_str(&v, v.hdr->profile));

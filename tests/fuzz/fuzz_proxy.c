@@ -2,7 +2,8 @@
  * fuzz_proxy.c - libFuzzer target for what the filtering proxy reads from
  * a (hostile) client: the HTTP request head (proxy_http.c over
  * http_parser), the SOCKS5 handshake (proxy_socks.c), and the host
- * decision and explanation that follow (core/netdecide.c).
+ * decision and explanation that follow (the one decider and explainer,
+ * core/decide.c and core/explain.c, over the compiled policy).
  *
  * The first byte picks the flavour (as the proxy's sniffing does, plus
  * an authenticated HTTP run); the input is also fed in two pieces at a
@@ -21,31 +22,41 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cpol.h"
+#include "decide.h"
+#include "explain.h"
 #include "linux/proxy_proto.h"
-#include "netallow.h"
 #include "policy.h"
 
 #define MAX_HEAD 4096
 
-static struct sbx_policy pol;
+static struct sbx_cpol pol;
 
 static void init(void)
 {
 	static int done;
 	static const char *const allow[] = { "allowed.test", "*.ok.test:443",
 					     "10.0.0.0/8:80", "::1" };
+	struct sbx_policy p;
 	struct sbx_err err;
+	const char *why;
+	void *buf;
+	size_t len;
 
 	if (done)
 		return;
 	done = 1;
-	sbx_policy_init(&pol);
-	pol.net = SBX_NET_FILTERED;
+	sbx_policy_init(&p);
+	p.net = SBX_NET_FILTERED;
 	for (size_t i = 0; i < 4; i++)
-		if (sbx_policy_add_allow(&pol, allow[i],
+		if (sbx_policy_add_allow(&p, allow[i],
 					 (struct sbx_src){ "fuzz", 1 },
 					 &err) < 0)
 			abort();
+	if (sbx_cpol_build(&p, SBX_KMODE_FULL, 0, &buf, &len, &err) < 0 ||
+	    sbx_cpol_view(buf, len, &pol, &why) < 0)
+		abort(); /* buf lives as long as the fuzzer */
+	sbx_policy_free(&p);
 }
 
 static void check_line(const char *m)
@@ -62,6 +73,7 @@ static void check_line(const char *m)
 static void check_host(const char *host, uint16_t port, int from_http)
 {
 	struct sbx_net_decision d;
+	struct sbx_expl e;
 	char m[4096];
 
 	if (!*host || port == 0)
@@ -69,8 +81,13 @@ static void check_host(const char *host, uint16_t port, int from_http)
 	for (const char *p = host; from_http && *p; p++)
 		if ((unsigned char)*p < 0x20)
 			abort();
-	d = sbx_net_decide_host(&pol, host, port);
-	sbx_net_explain(m, sizeof(m), &pol, host, port, NULL, d);
+	d = sbx_decide_host(&pol, host, port);
+	if (d.why != SBX_NETW_ALLOW) {
+		sbx_explain_net(&pol, "connect to", host, port, NULL, &d, 0,
+				&e);
+		check_line(e.msg);
+	}
+	sbx_net_target(m, sizeof(m), host, port);
 	check_line(m);
 }
 

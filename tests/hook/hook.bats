@@ -40,6 +40,10 @@ answer_raw() { printf '%s' "$1" | hook; }
 
 decision() { jq -r '.hookSpecificOutput.permissionDecision' <<<"$1"; }
 reason() { jq -r '.hookSpecificOutput.permissionDecisionReason' <<<"$1"; }
+# file:line of the default profile's sudo rule, as explanations name it
+sudo_rule_src() {
+	echo "$SBX_TOP/profiles/default.conf:$(grep -n 'program = "sudo"' "$SBX_TOP/profiles/default.conf" | cut -d: -f1)"
+}
 rewritten() { jq -r '.hookSpecificOutput.updatedInput.command' <<<"$1"; }
 
 # The answer is a deny with a reason from sbxrun.
@@ -288,14 +292,14 @@ bq'uote" ]
 	run --separate-stderr answer_fx bash-sudo.json
 	[ "$status" -eq 0 ]
 	is_deny "$output"
-	[ "$(reason "$output")" = "sbxrun: refused to run 'sudo': privilege escalation is not available in this sandbox" ]
+	[ "$(reason "$output")" = "sbxrun: refused to run 'sudo': privilege escalation is not available in this sandbox (rule sudo from $(sudo_rule_src))" ]
 }
 
 @test "ls && sudo rm x: deny with the reason" {
 	run --separate-stderr answer_fx bash-and-sudo.json
 	[ "$status" -eq 0 ]
 	is_deny "$output"
-	[ "$(reason "$output")" = "sbxrun: refused to run 'sudo': privilege escalation is not available in this sandbox" ]
+	[ "$(reason "$output")" = "sbxrun: refused to run 'sudo': privilege escalation is not available in this sandbox (rule sudo from $(sudo_rule_src))" ]
 }
 
 @test "denied programs anywhere in the command are found" {

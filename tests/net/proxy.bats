@@ -67,14 +67,14 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 	start_proxy p3 --dns 127.0.0.1:5353 --allow "$ALLOW" --events "$W/p3.ev"
 	run with_proxy curl -sS -m 10 http://exfil-data.example.invalid/
 	echo "$output"
-	[[ "$output" == *"sbxrun: network: exfil-data.example.invalid:80 is not in the allow-list (rule: network filtered by --net, allowed: allowed.test, other.test:8443); to allow: sbxrun --net allow:exfil-data.example.invalid"* ]]
+	[[ "$output" == *"sbxrun: cannot connect to exfil-data.example.invalid:80: not in the network allow-list of this sandbox (allowed: allowed.test, other.test:8443; rule network filtered from --net); to allow: sbxrun --net allow:exfil-data.example.invalid"* ]]
 	run with_proxy curl -sS -m 10 -o /dev/null -w '%{http_code}' http://exfil-data.example.invalid/
 	[ "$output" = 403 ]
 	# CONNECT: the client sees 403, the supervisor's line is on stderr
 	run with_proxy curl -sS -m 10 https://exfil2.example.invalid/
 	[ "$status" != 0 ]
 	[[ "$output" == *403* ]]
-	grep -q "exfil2.example.invalid:443 is not in the allow-list" "$W/p3.err"
+	grep -q "cannot connect to exfil2.example.invalid:443: not in the network allow-list" "$W/p3.err"
 	# SOCKS5: reply 0x02, "connection not allowed by ruleset"
 	run nsx python3 "$NETT/hostile.py" socks "$PORT" exfil3.example.invalid 443
 	[ "$output" = "reply 2" ]
@@ -83,7 +83,7 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 	! grep -q invalid "$W/hits"
 	# a listed host on another port
 	run with_proxy curl -sS -m 10 http://other.test:8080/index.html
-	[[ "$output" == *"other.test:8080 is not in the allow-list (rule other.test:8443 from --net allows port 8443 only); to allow: sbxrun --net allow:other.test:8080"* ]]
+	[[ "$output" == *"cannot connect to other.test:8080: not in the network allow-list of this sandbox (listed for port 8443 only; rule other.test:8443 from --net); to allow: sbxrun --net allow:other.test:8080"* ]]
 }
 
 @test "the 'to allow' of a refusal works when followed" {
@@ -104,13 +104,13 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 		--allow rebind.test,rebind6.test,private.test,meta.test,mixed.test \
 		--events "$W/p5.ev"
 	run with_proxy curl -sS -m 10 http://rebind.test:8080/
-	[[ "$output" == *"rebind.test:8080 resolves to 127.0.0.1, a loopback address, reachable only when listed by address"*"to allow: sbxrun --net allow:127.0.0.1:8080"* ]]
+	[[ "$output" == *"rebind.test:8080: resolves to 127.0.0.1, a loopback address, reachable only when listed by address"*"to allow: sbxrun --net allow:127.0.0.1:8080"* ]]
 	run with_proxy curl -sS -m 10 http://rebind6.test:8080/
 	[[ "$output" == *"resolves to ::1, a loopback address"*"allow:[::1]:8080"* ]]
 	run with_proxy curl -sS -m 10 http://private.test:8080/
 	[[ "$output" == *"resolves to 10.0.0.5, a private address"* ]]
 	run with_proxy curl -sS -m 10 http://meta.test/latest/meta-data/
-	[[ "$output" == *"meta.test:80 resolves to 169.254.169.254, a cloud metadata address, never reachable from the sandbox"* ]]
+	[[ "$output" == *"meta.test:80: resolves to 169.254.169.254, a cloud metadata address, never reachable from the sandbox"* ]]
 	run with_proxy curl -sS -m 10 -x "socks5h://127.0.0.1:$PORT" http://rebind.test:8080/
 	[ "$status" = 97 ]
 	grep -q "refused http address-class allow:127.0.0.1:8080 | connect|rebind.test:8080|address-class|network filtered|--net|" "$W/p5.ev"

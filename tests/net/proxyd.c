@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "explain.h"
 #include "linux/proxy.h"
 #include "policy.h"
 #include "record.h"
@@ -207,6 +208,10 @@ static void options(int argc, char **argv, struct sbx_proxy_conf *c,
 int main(int argc, char **argv)
 {
 	struct sbx_policy pol;
+	struct sbx_cpol cpol;
+	void *cbuf = NULL;
+	size_t clen;
+	const char *why;
 	struct sbx_proxy_conf c = { .on_event = on_event };
 	struct sbx_proxy *px;
 	struct sbx_err err;
@@ -219,7 +224,14 @@ int main(int argc, char **argv)
 	options(argc, argv, &c, &pol, &spec);
 	if (!spec || pol.net != SBX_NET_FILTERED)
 		usage();
-	c.pol = &pol;
+	/* the proxy decides over the compiled policy, as the shim does */
+	if (sbx_cpol_build(&pol, SBX_KMODE_FULL, 0, &cbuf, &clen, &err) < 0 ||
+	    sbx_cpol_view(cbuf, clen, &cpol, &why) < 0) {
+		fprintf(stderr, "proxyd: cannot compile the policy: %s\n",
+			err.msg);
+		return 1;
+	}
+	c.pol = &cpol;
 	c.listen_fd = listen_on(spec, c.secret);
 	if (c.listen_fd < 0)
 		return 1;
@@ -230,6 +242,7 @@ int main(int argc, char **argv)
 	the_px = px;
 	r = loop(px);
 	sbx_proxy_free(px);
+	free(cbuf);
 	sbx_policy_free(&pol);
 	return r < 0 ? 1 : 0;
 }

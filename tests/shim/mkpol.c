@@ -28,15 +28,24 @@
 
 #include "cpol.h"
 
-struct later { /* suffix / size settings, applied after finish */
-	const char *root, *suffixes;
+/* Path rules are collected first and added whole at the end
+ * (sbx_policy_add_rule), so --suffix and --max can name a root given
+ * before them. */
+struct spec {
+	const char *root;
+	enum sbx_pmode mode;
+	unsigned flags;
+	const char *file; /* --src at the time */
+	int line;
+	const char *sfx[SBX_MAX_SUFFIXES];
+	size_t nsfx;
 	uint64_t max;
 };
 
 static struct sbx_policy pol;
 static struct sbx_err err;
-static struct later later[64];
-static size_t nlater;
+static struct spec specs[256];
+static size_t nspecs;
 static unsigned cflags;
 static const char *src_file = "/etc/sbxrun/test.conf";
 
@@ -53,40 +62,49 @@ static struct sbx_src src_at(int line)
 
 static void add_path(const char *root, enum sbx_pmode m, unsigned fl, int line)
 {
-	if (sbx_policy_add_path(&pol, root, m, fl, src_at(line), &err) < 0)
-		die(err.msg);
+	if (nspecs == sizeof(specs) / sizeof(specs[0]))
+		die("too many rules");
+	specs[nspecs++] =
+		(struct spec){ root, m, fl, src_file, line, { 0 }, 0, 0 };
 }
 
-static struct sbx_path_rule *find_rule(const char *root)
+/* The latest rule given for root (as written). */
+static struct spec *find_spec(const char *root)
 {
-	char norm[PATH_MAX];
-
-	if (sbx_path_norm(root, pol.project, pol.home, 1, norm, sizeof(norm)) <
-	    0)
-		die("bad root");
-	for (size_t i = 0; i < pol.nrules; i++)
-		if (strcmp(pol.rules[i].root, norm) == 0)
-			return &pol.rules[i];
+	for (size_t i = nspecs; i-- > 0;)
+		if (strcmp(specs[i].root, root) == 0)
+			return &specs[i];
 	die("no rule for that root (add --rw ROOT first)");
 	return NULL;
 }
 
-static void apply_later(void)
+static void set_suffixes(const char *root, const char *list)
 {
-	for (size_t i = 0; i < nlater; i++) {
-		struct sbx_path_rule *r = find_rule(later[i].root);
-		char *list, *tok, *save = NULL;
+	struct spec *s = find_spec(root);
+	char *copy = strdup(list), *tok, *save = NULL;
 
-		if (later[i].max)
-			r->max_file_bytes = later[i].max;
-		if (!later[i].suffixes)
-			continue;
-		list = strdup(later[i].suffixes);
-		for (tok = strtok_r(list, ",", &save);
-		     tok && r->nsuffixes < SBX_MAX_SUFFIXES;
-		     tok = strtok_r(NULL, ",", &save))
-			r->suffixes[r->nsuffixes++] = strdup(tok);
-		free(list);
+	for (tok = strtok_r(copy, ",", &save);
+	     tok && s->nsfx < SBX_MAX_SUFFIXES;
+	     tok = strtok_r(NULL, ",", &save))
+		s->sfx[s->nsfx++] = tok; /* copy lives until exit */
+}
+
+static void add_rules(void)
+{
+	for (size_t i = 0; i < nspecs; i++) {
+		const struct spec *s = &specs[i];
+		const struct sbx_rule r = {
+			.root = s->root,
+			.mode = s->mode,
+			.flags = s->flags,
+			.suffixes = s->sfx,
+			.nsuffixes = s->nsfx,
+			.max_file_bytes = s->max,
+			.src = { s->file, s->line },
+		};
+
+		if (sbx_policy_add_rule(&pol, &r, &err) < 0)
+			die(err.msg);
 	}
 }
 
@@ -149,11 +167,10 @@ static int option(char **argv, int i, int argc)
 	} else if (!b) {
 		die("option needs two arguments");
 	} else if (!strcmp(o, "--suffix")) {
-		later[nlater++] = (struct later){ a, b, 0 };
+		set_suffixes(a, b);
 		return 3;
 	} else if (!strcmp(o, "--max")) {
-		later[nlater++] =
-			(struct later){ a, NULL, strtoull(b, NULL, 10) };
+		find_spec(a)->max = strtoull(b, NULL, 10);
 		return 3;
 	} else if (!strcmp(o, "--deny")) {
 		add_deny(a, b, NULL, i);
@@ -205,9 +222,9 @@ int main(int argc, char **argv)
 		}
 		i += option(argv, i, argc);
 	}
+	add_rules();
 	if (sbx_policy_finish(&pol, &err) < 0)
 		die(err.msg);
-	apply_later();
 	if (sbx_cpol_build(&pol, SBX_KMODE_FULL, cflags, &buf, &len, &err) < 0)
 		die(err.msg);
 	f = fopen(argv[1], "wb");

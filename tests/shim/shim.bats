@@ -167,7 +167,7 @@ need_userns() {
 @test "suffix: the exact message, EACCES, nothing created" {
 	run --separate-stderr shim "$PROBE" open notes/x.exe w,creat
 	[ "$output" = "-1 13" ]
-	[ "$stderr" = "sbxrun: cannot write 'notes/x.exe': suffix '.exe' not allowed under $P/notes (allowed: .md, .pdf)" ]
+	[ "$stderr" = "sbxrun: cannot write 'notes/x.exe': suffix '.exe' not allowed (allowed: .md, .pdf; rule $P/notes from /etc/sbxrun/test.conf:8)" ]
 	[ ! -e notes/x.exe ]
 }
 
@@ -176,7 +176,7 @@ need_userns() {
 	for c in "${list[@]}"; do
 		run --separate-stderr shim "$PROBE" $c
 		[ "$output" = "-1 13" ] || { echo "not refused: $c: $output"; return 1; }
-		[[ "$stderr" == "sbxrun: cannot write '"*"': "*"not allowed under $P/notes (allowed: .md, .pdf)" ]] ||
+		[[ "$stderr" == "sbxrun: cannot write '"*"': "*"not allowed (allowed: .md, .pdf; rule $P/notes from /etc/sbxrun/test.conf:8)" ]] ||
 			{ echo "bad message: $c: $stderr"; return 1; }
 	done
 	[ "$(ls notes | sort | tr '\n' ' ')" = "a.md a.txt " ]
@@ -222,7 +222,7 @@ need_userns() {
 @test "size: reading a file over the limit, exact message and EFBIG" {
 	run --separate-stderr shim "$PROBE" open data/big.csv r
 	[ "$output" = "-1 27" ]
-	[ "$stderr" = "sbxrun: cannot read 'data/big.csv': 2000 bytes, over the 1000-byte limit for $P/data" ]
+	[ "$stderr" = "sbxrun: cannot read 'data/big.csv': 2000 bytes, over the 1000-byte limit (rule $P/data from /etc/sbxrun/test.conf:13)" ]
 	list=("fopen data/big.csv r" "fopen64 data/big.csv r" "openat data big.csv r" "open data/big.csv w" "open data/big.csv w,append")
 	for c in "${list[@]}"; do
 		run --separate-stderr shim "$PROBE" $c
@@ -238,7 +238,7 @@ need_userns() {
 	for c in truncate truncate64 ftruncate ftruncate64; do
 		run --separate-stderr shim "$PROBE" $c data/small.csv 1001
 		[ "$output" = "-1 27" ] || { echo "$c: $output"; return 1; }
-		[[ "$stderr" == *"1001 bytes, over the 1000-byte limit for $P/data" ]]
+		[[ "$stderr" == *"1001 bytes, over the 1000-byte limit (rule $P/data from /etc/sbxrun/test.conf:13)" ]]
 		run shim "$PROBE" $c data/small.csv 1000
 		[ "$output" = "0 0" ]
 	done
@@ -252,7 +252,7 @@ need_userns() {
 @test "exec deny rules: every entry point, exact message, EACCES" {
 	run --separate-stderr shimp "$PROBE" execvp sudo id
 	[ "$output" = "-1 13" ]
-	[ "$stderr" = "sbxrun: refused to run 'sudo': privilege escalation is not available in this sandbox" ]
+	[ "$stderr" = "sbxrun: refused to run 'sudo': privilege escalation is not available in this sandbox (rule sudo from /etc/sbxrun/test.conf:18)" ]
 	list=("execve $T/bin/sudo" "execv $T/bin/sudo" "execvpe sudo" "execl $T/bin/sudo" "execlp sudo" "execle $T/bin/sudo" "fexecve $T/bin/sudo" "execveat $T/bin/sudo")
 	for c in "${list[@]}"; do
 		run shimp "$PROBE" $c
@@ -301,7 +301,7 @@ need_userns() {
 	for c in "${list[@]}"; do
 		run --separate-stderr shim "$PROBE" $c
 		[ "$output" = "-1 13" ] || { echo "$c: $output"; return 1; }
-		[[ "$stderr" == "sbxrun: cannot write '"*"': protected (read-only) in this sandbox (rule $P/.git/"*" from /etc/sbxrun/test.conf:"*"); to allow: sbxrun --allow-write $P/"* ]] ||
+		[[ "$stderr" == "sbxrun: cannot write '"*"': protected, read-only even inside a writable path (rule $P/.git/"*" from /etc/sbxrun/test.conf:"*"); to allow: sbxrun --allow-write $P/"* ]] ||
 			{ echo "$c: $stderr"; return 1; }
 	done
 	[ -d .git/hooks ] && [ "$(cat .git/config)" = "[core]" ] && [ ! -e .git/hooks/pre-commit ]
@@ -343,7 +343,7 @@ need_userns() {
 @test "chdir/fchdir: relative paths follow the cached cwd" {
 	run --separate-stderr shim "$PROBE" -C notes open x.exe w,creat :: open x.md w,creat
 	[ "${lines[0]}" = "-1 13" ] && [ "${lines[1]}" = "3 0" ]
-	[ "$stderr" = "sbxrun: cannot write 'x.exe': suffix '.exe' not allowed under $P/notes (allowed: .md, .pdf)" ]
+	[ "$stderr" = "sbxrun: cannot write 'x.exe': suffix '.exe' not allowed (allowed: .md, .pdf; rule $P/notes from /etc/sbxrun/test.conf:8)" ]
 	run shim "$PROBE" -F notes open y.exe w,creat
 	[[ "$output" == *"-1 13" ]]
 }
@@ -406,8 +406,8 @@ sys.stdout.write(r.stdout)"
 		'$PROBE' open '$HOME/.ssh/id_rsa' r :: fopen /etc/hostname w :: mkdir /etc/x \
 			:: open /etc/nonexistent r :: open '$HOME/.ssh/id_rsa' r"
 	[ "$output" = "$(printf -- '-1 2\n-1 30\n-1 30\n-1 2\n-1 2')" ]
-	[ "${stderr_lines[0]}" = "sbxrun: cannot read '$HOME/.ssh/id_rsa': hidden by the sandbox policy (secrets) (rule ~/.ssh from /etc/sbxrun/test.conf:6)" ]
-	[ "${stderr_lines[1]}" = "sbxrun: cannot write '/etc/hostname': read-only in this sandbox (writable: $P, /tmp); to allow: sbxrun --allow-write /etc/hostname" ]
+	[ "${stderr_lines[0]}" = "sbxrun: cannot read '$HOME/.ssh/id_rsa': hidden by the sandbox policy (secrets; rule ~/.ssh from /etc/sbxrun/test.conf:6); to allow: sbxrun --allow-read $HOME/.ssh/id_rsa" ]
+	[ "${stderr_lines[1]}" = "sbxrun: cannot write '/etc/hostname': read-only in this sandbox (writable: $P, /tmp; rule / from /etc/sbxrun/test.conf:1); to allow: sbxrun --allow-write /etc/hostname" ]
 	[[ "${stderr_lines[2]}" == "sbxrun: cannot write '/etc/x': read-only"* ]]
 	# an ordinary ENOENT is not explained, and each path only once
 	[ "${#stderr_lines[@]}" = 3 ]
@@ -422,11 +422,11 @@ sys.stdout.write(r.stdout)"
 		'$PROBE' connect example.test 443 :: connect 192.0.2.8 80 :: sendto 192.0.2.9 53 \
 			:: sendmsg example.test 53 :: connect 127.0.0.1 8080 :: getaddrinfo nowhere.test"
 	[ "${lines[0]}" = "-1 101" ]
-	[[ "$stderr" == *"sbxrun: cannot connect to example.test:443: network access is off in this sandbox; to allow: sbxrun --net allow:example.test"* ]]
-	[[ "$stderr" == *"sbxrun: cannot connect to 192.0.2.8:80: network access is off in this sandbox; to allow: sbxrun --net allow:192.0.2.8"* ]]
+	[[ "$stderr" == *"sbxrun: cannot connect to example.test:443: network access is off in this sandbox (rule network off from built-in); to allow: sbxrun --net allow:example.test"* ]]
+	[[ "$stderr" == *"sbxrun: cannot connect to 192.0.2.8:80: network access is off in this sandbox (rule network off from built-in); to allow: sbxrun --net allow:192.0.2.8"* ]]
 	[[ "$stderr" == *"sbxrun: cannot send to 192.0.2.9:53: network access is off"* ]]
 	[[ "$stderr" == *"sbxrun: cannot send to example.test:53: network access is off"* ]]
-	[[ "$stderr" == *"sbxrun: cannot connect to 127.0.0.1:8080: network access is off in this sandbox; to allow: sbxrun --net loopback"* ]]
+	[[ "$stderr" == *"sbxrun: cannot connect to 127.0.0.1:8080: network access is off in this sandbox (rule network off from built-in); to allow: sbxrun --net loopback"* ]]
 	[[ "$stderr" == *"sbxrun: cannot resolve 'nowhere.test': network access is off"* ]]
 	# the same errors as without the shim
 	bare=$(unshare -rmn sh -c "mount --bind '$T/hosts' /etc/hosts; '$PROBE' connect example.test 443 :: connect 192.0.2.8 80 :: sendto 192.0.2.9 53 :: sendmsg example.test 53 :: connect 127.0.0.1 8080 :: getaddrinfo nowhere.test" 2>&1)

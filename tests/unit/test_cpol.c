@@ -27,8 +27,11 @@
 #include <xxhash.h>
 
 #include "cpol.h"
+#include "decide.h"
 #include "policy.h"
 #include "testutil.h"
+
+#include "decide_ref.h"
 
 #define PROJ "/sbxt/p"
 #define HOME "/sbxt/home/u"
@@ -73,6 +76,7 @@ static void build_rich(struct sbx_policy *p)
 	p->home = strdup(HOME);
 	p->profile = strdup("default");
 	p->net = SBX_NET_FILTERED;
+	p->net_src = (struct sbx_src){ sbx_policy_intern(p, "n.conf"), 9 };
 	p->limits.fsize = 16ull << 30;
 	p->quiet = 1;
 	p->explain_to_report_only = 1;
@@ -176,6 +180,8 @@ static void test_roundtrip_header(void **state)
 	assert_int_equal(v.hdr->nallow, pol.nallow);
 	assert_int_equal(v.hdr->nsock, pol.unix_sockets.n);
 	assert_int_equal(v.hdr->net, SBX_NET_FILTERED);
+	assert_string_equal(sbx_cpol_str(&v, v.hdr->net_src_file), "n.conf");
+	assert_int_equal(v.hdr->net_src_line, 9);
 	assert_int_equal(v.hdr->kmode, SBX_KMODE_LANDLOCK);
 	assert_int_equal(v.hdr->fsize_limit, 16ull << 30);
 	assert_int_equal(v.hdr->flags,
@@ -256,6 +262,8 @@ static void test_roundtrip_exec_allow_sock(void **state)
 		assert_int_equal(c->is_cidr, a->is_cidr);
 		assert_int_equal(c->prefix, a->prefix);
 		assert_int_equal(c->port, a->port);
+		assert_string_equal(sbx_cpol_str(&v, c->src_file), a->src.file);
+		assert_int_equal(c->src_line, a->src.line);
 	}
 	for (size_t i = 0; i < pol.unix_sockets.n; i++)
 		assert_string_equal(sbx_cpol_str(&v, v.sock[i]),
@@ -292,36 +300,34 @@ static void test_roundtrip_decisions(void **state)
 				};
 
 				for (size_t s = 0; s < 6; s++) {
-					struct sbx_decision d =
-						sbx_policy_decide(
-							&pol, path,
-							(enum sbx_op)op,
-							sizes[s]);
-					const struct sbx_cpol_rule *cr;
-					enum sbx_verdict cv = sbx_cpol_decide(
+					const struct sbx_path_rule *mr;
+					enum sbx_verdict mv = ref_decide(
+						&pol, path, (enum sbx_op)op,
+						sizes[s], &mr);
+					struct sbx_path_decision d = sbx_decide(
 						&v, path, (enum sbx_op)op,
-						sizes[s], &cr);
+						sizes[s]);
+					const struct sbx_cpol_rule *cr = d.rule;
 
-					if (cv != d.verdict || !cr != !d.rule ||
+					if (d.verdict != mv || !cr != !mr ||
 					    (cr &&
 					     strcmp(sbx_cpol_str(&v, cr->root),
-						    d.rule->root) != 0))
+						    mr->root) != 0))
 						fail_msg(
-							"'%s' op %d size %lld: cpol %d, "
-							"policy %d",
+							"'%s' op %d size %lld: decide %d, "
+							"reference %d",
 							path, op,
-							(long long)sizes[s], cv,
-							d.verdict);
+							(long long)sizes[s],
+							d.verdict, mv);
 				}
 			}
 		}
 	}
-	assert_non_null(sbx_cpol_exec_check(&v, "/usr/bin/sudo", argv_sudo));
-	assert_non_null(sbx_cpol_exec_check(&v, NULL, argv_rm));
-	assert_null(sbx_cpol_exec_check(&v, NULL, argv_rm2));
+	assert_non_null(sbx_decide_exec(&v, "/usr/bin/sudo", argv_sudo));
+	assert_non_null(sbx_decide_exec(&v, NULL, argv_rm));
+	assert_null(sbx_decide_exec(&v, NULL, argv_rm2));
 	assert_string_equal(
-		sbx_cpol_str(&v,
-			     sbx_cpol_exec_check(&v, NULL, argv_dd)->reason),
+		sbx_cpol_str(&v, sbx_decide_exec(&v, NULL, argv_dd)->reason),
 		"denied by the sandbox policy");
 }
 
@@ -342,9 +348,9 @@ static void test_empty_policy(void **state)
 	assert_int_equal(sbx_cpol_view(b, len, &v, &why), 0);
 	assert_int_equal(v.hdr->nrules, 0);
 	assert_string_equal(sbx_cpol_str(&v, v.hdr->project), "");
-	assert_int_equal(sbx_cpol_decide(&v, "/x", SBX_OP_READ, -1, NULL),
+	assert_int_equal(sbx_decide(&v, "/x", SBX_OP_READ, -1).verdict,
 			 SBX_DENY_NOTCOVERED);
-	assert_null(sbx_cpol_exec_check(&v, "/usr/bin/sudo", argv));
+	assert_null(sbx_decide_exec(&v, "/usr/bin/sudo", argv));
 	free(b);
 	sbx_policy_free(&p);
 }
@@ -460,10 +466,10 @@ static void test_rejected_view_is_inert(void **state)
 	b[built_len - 1] ^= 1;
 	assert_int_equal(sbx_cpol_view(b, built_len, &v, &why), -1);
 	assert_null(sbx_cpol_match(&v, "/etc/passwd"));
-	assert_int_equal(sbx_cpol_decide(&v, "/etc/passwd", SBX_OP_WRITE, -1,
-					 NULL),
-			 SBX_DENY_NOTCOVERED);
-	assert_null(sbx_cpol_exec_check(&v, "/usr/bin/sudo", argv));
+	assert_int_equal(
+		sbx_decide(&v, "/etc/passwd", SBX_OP_WRITE, -1).verdict,
+		SBX_DENY_NOTCOVERED);
+	assert_null(sbx_decide_exec(&v, "/usr/bin/sudo", argv));
 	free(b);
 }
 
@@ -538,7 +544,7 @@ static void e_magic(unsigned char *b, struct sbx_cpol_hdr *h)
 static void e_version(unsigned char *b, struct sbx_cpol_hdr *h)
 {
 	(void)b;
-	h->version = 2;
+	h->version = SBX_CPOL_VERSION + 1;
 }
 static void e_size(unsigned char *b, struct sbx_cpol_hdr *h)
 {
@@ -625,6 +631,11 @@ static void e_profile_off(unsigned char *b, struct sbx_cpol_hdr *h)
 	(void)b;
 	h->profile = h->len_strings + 100;
 }
+static void e_net_src_off(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->net_src_file = h->len_strings;
+}
 static void e_rule_root_off(unsigned char *b, struct sbx_cpol_hdr *h)
 {
 	rule0(b, h)->root = h->len_strings;
@@ -710,6 +721,11 @@ static void e_allow_host(unsigned char *b, struct sbx_cpol_hdr *h)
 	((struct sbx_cpol_allow *)(void *)(b + h->off_allow))->host =
 		h->len_strings;
 }
+static void e_allow_src(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	((struct sbx_cpol_allow *)(void *)(b + h->off_allow))->src_file =
+		h->len_strings;
+}
 static void e_sock(unsigned char *b, struct sbx_cpol_hdr *h)
 {
 	((uint32_t *)(void *)(b + h->off_sock))[1] = h->len_strings;
@@ -742,6 +758,7 @@ static void test_sealed_lies(void **state)
 		{ e_project_off, "bad entry", "project offset" },
 		{ e_home_off, "bad entry", "home offset" },
 		{ e_profile_off, "bad entry", "profile offset" },
+		{ e_net_src_off, "bad entry", "network source offset" },
 		{ e_rule_root_off, "bad entry", "rule root offset" },
 		{ e_rule_root_rel, "bad entry", "rule root not absolute" },
 		{ e_rule_rootlen, "bad entry", "rule rootlen" },
@@ -759,6 +776,7 @@ static void test_sealed_lies(void **state)
 		{ e_exec_reason, "bad entry", "exec reason offset" },
 		{ e_exec_arg, "bad entry", "exec arg offset" },
 		{ e_allow_host, "bad entry", "allow host offset" },
+		{ e_allow_src, "bad entry", "allow source offset" },
 		{ e_sock, "bad entry", "socket offset" },
 	};
 
@@ -783,8 +801,7 @@ static void test_sealed_benign(void **state)
 	memcpy(b, &h, sizeof(h));
 	reseal(b, built_len);
 	assert_int_equal(sbx_cpol_view(b, built_len, &v, &why), 0);
-	assert_int_equal(sbx_cpol_decide(&v, "/etc/passwd", SBX_OP_READ, -1,
-					 NULL),
+	assert_int_equal(sbx_decide(&v, "/etc/passwd", SBX_OP_READ, -1).verdict,
 			 SBX_DENY_NOTCOVERED);
 	free(b);
 }

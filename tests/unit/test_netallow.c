@@ -1,6 +1,8 @@
 /*
  * test_netallow.c - the network allow-list beyond parsing (core/netaddr.c,
- * core/netdecide.c, the presets in core/netallow.c and conf.c):
+ * the one network decision of core/decide.c and its explanation in
+ * core/explain.c, over the compiled policy as the proxy and the shim see
+ * it; the presets in core/netallow.c and conf.c):
  *
  *  - address classes as a table, in every spelling that reaches the same
  *    address (IPv4-mapped, NAT64, 6to4; THREATS NET-07/08/09);
@@ -11,6 +13,7 @@
  *    classes only when listed by address, link-local and metadata never;
  *  - the one-line explanations and their "to allow" fixes, and that the
  *    fix, added to the policy, makes the same decision pass;
+ *  - allow entries inside link-local or metadata space refused;
  *  - presets: the shipped ones, "@name" from a conf file and --net, and
  *    file:line errors for unknown presets and bad entries.
  */
@@ -27,9 +30,29 @@
 #include <sys/socket.h>
 
 #include "conf.h"
+#include "cpol.h"
+#include "decide.h"
+#include "explain.h"
 #include "netallow.h"
 #include "policy.h"
 #include "testutil.h"
+
+/* A policy compiled, as the proxy and the shim decide over it. */
+struct compiled {
+	void *buf;
+	size_t len;
+	struct sbx_cpol v;
+};
+
+static void compile(const struct sbx_policy *p, struct compiled *c)
+{
+	struct sbx_err err;
+	const char *why;
+
+	if (sbx_cpol_build(p, SBX_KMODE_FULL, 0, &c->buf, &c->len, &err) < 0)
+		fail_msg("compile: %s", err.msg);
+	assert_int_equal(sbx_cpol_view(c->buf, c->len, &c->v, &why), 0);
+}
 
 /* ------------------------------------------------------------ classes */
 
@@ -145,12 +168,61 @@ static void test_ip_parse(void **state)
 			fail_msg("'%s' parsed as an address", no[i]);
 	/* v4-mapped from a sockaddr normalises to IPv4 */
 	inet_pton(AF_INET6, "::ffff:127.0.0.1", &s6.sin6_addr);
-	assert_int_equal(sbx_ip_from_sockaddr((void *)&s6, &ip, &port), 0);
+	assert_int_equal(
+		sbx_ip_from_sockaddr((void *)&s6, sizeof(s6), &ip, &port), 0);
 	assert_int_equal(ip.af, AF_INET);
 	assert_int_equal(port, 443);
 	sbx_ip_format(&ip, buf, sizeof(buf));
 	assert_string_equal(buf, "127.0.0.1");
-	assert_int_equal(sbx_ip_from_sockaddr((void *)&su, &ip, NULL), -1);
+	assert_int_equal(
+		sbx_ip_from_sockaddr((void *)&su, sizeof(su), &ip, NULL), -1);
+	/* a short address is no address */
+	assert_int_equal(sbx_ip_from_sockaddr((void *)&s6, sizeof(s6) - 1, &ip,
+					      NULL),
+			 -1);
+}
+
+/* sbx_ip_format writes by hand (the shim cannot use inet_ntop) exactly
+ * what inet_ntop writes. */
+static void test_ip_format(void **state)
+{
+	static const char *const v6[] = {
+		"::",
+		"::1",
+		"1::",
+		"2001:db8::1",
+		"2001:db8:0:0:1:0:0:1",
+		"2001:0:0:1::1",
+		"fe80::1:2:3:4",
+		"1:2:3:4:5:6:7:8",
+		"1:0:2:0:3:0:4:0",
+		"0:0:1:0:0:0:1:0",
+		"::1.2.3.4",
+		"::ffff:1.2.3.4",
+		"::102",
+		"::ffff:0:1",
+		"64:ff9b::a9fe:a9fe",
+		"2002:a9fe:a9fe::",
+		"ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+	};
+	char want[64], got[64], tiny[6];
+	struct sbx_ip ip = { AF_INET6, { 0 } };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v6) / sizeof(v6[0]); i++) {
+		assert_int_equal(inet_pton(AF_INET6, v6[i], ip.a), 1);
+		inet_ntop(AF_INET6, ip.a, want, sizeof(want));
+		sbx_ip_format(&ip, got, sizeof(got));
+		if (strcmp(want, got) != 0)
+			fail_msg("%s: inet_ntop %s, sbx_ip_format %s", v6[i],
+				 want, got);
+	}
+	ip.af = AF_INET;
+	memcpy(ip.a, "\xc0\x00\x02\xff", 4);
+	sbx_ip_format(&ip, got, sizeof(got));
+	assert_string_equal(got, "192.0.2.255");
+	sbx_ip_format(&ip, tiny, sizeof(tiny)); /* cut, never overflowing */
+	assert_int_equal(strlen(tiny), sizeof(tiny) - 1);
 }
 
 static const struct hrow {
@@ -318,17 +390,78 @@ static const struct drow {
 	{ "fc00::/6", "fd12::5", 443, NULL, SBX_NETW_CLASS },
 };
 
-static struct sbx_net_decision decide(const struct sbx_policy *p,
-				      const struct drow *r)
+/* Step 1 on the host; step 2 on the resolved address when step 1 passed
+ * by name (the proxy's order), over the compiled policy. */
+static struct sbx_net_decision decide_c(const struct sbx_cpol *v,
+					const struct drow *r)
 {
-	struct sbx_net_decision d = sbx_net_decide_host(p, r->host, r->port);
+	struct sbx_net_decision d = sbx_decide_host(v, r->host, r->port);
 	struct sbx_ip ip;
 
 	if (d.why == SBX_NETW_ALLOW && r->addr) {
 		assert_int_equal(sbx_ip_parse(r->addr, &ip), 0);
-		d = sbx_net_decide_addr(p, &ip, r->port);
+		d = sbx_decide_addr(v, &ip, r->port);
 	}
 	return d;
+}
+
+static struct sbx_net_decision decide(const struct sbx_policy *p,
+				      const struct drow *r)
+{
+	struct compiled c;
+	struct sbx_net_decision d;
+
+	compile(p, &c);
+	d = decide_c(&c.v, r);
+	free(c.buf);
+	d.rule = NULL; /* it pointed into the freed buffer */
+	return d;
+}
+
+/* The same decision from inside the sandbox (the shim): a name looked up
+ * and then its address connected to, or a literal connected to.  Full
+ * mode, where the sandbox's own loopback is reachable: the rows that
+ * reach a loopback address are the proxy's only. */
+static void test_decisions_inside(void **state)
+{
+	int bad = 0, n = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(drows) / sizeof(drows[0]); i++) {
+		const struct drow *r = &drows[i];
+		struct sbx_policy p;
+		struct compiled c;
+		struct sbx_ip ip, *ap = NULL;
+		struct sbx_net_decision d;
+
+		if (r->port == 0 ||
+		    (r->addr && sbx_ip_parse(r->addr, &ip) == 0 &&
+		     sbx_ip_class(&ip, NULL) == SBX_AC_LOOPBACK))
+			continue;
+		if (r->addr)
+			ap = &ip;
+		else if (sbx_ip_parse(r->host, &ip) == 0 &&
+			 sbx_ip_class(&ip, NULL) == SBX_AC_LOOPBACK)
+			continue;
+		pol_with(&p, r->allow);
+		compile(&p, &c);
+		d = sbx_decide_net(&c.v, r->host, ap, r->port);
+		n++;
+		if (d.why != r->why) {
+			print_error("inside row %zu: [%s] %s:%u %s: %s, want "
+				    "%s\n",
+				    i, r->allow, r->host, r->port,
+				    r->addr ? r->addr : "",
+				    sbx_net_why_kind(d.why),
+				    sbx_net_why_kind(r->why));
+			bad++;
+		}
+		free(c.buf);
+		sbx_policy_free(&p);
+	}
+	assert_true(n > 40);
+	if (bad)
+		fail_msg("%d inside rows failed", bad);
 }
 
 static void test_decisions(void **state)
@@ -379,7 +512,7 @@ static void test_fix_works(void **state)
 			sbx_ip_parse(r->addr, &ip);
 			ap = &ip;
 		}
-		sbx_net_to_allow(fix, sizeof(fix), r->host, r->port, ap, d);
+		sbx_net_to_allow(fix, sizeof(fix), r->host, r->port, ap, &d);
 		if (d.why == SBX_NETW_ALLOW || !fix[0]) {
 			sbx_policy_free(&p);
 			continue;
@@ -405,16 +538,22 @@ static void explain(const char *allow, const char *host, uint16_t port,
 		    const char *addr, char *buf, size_t sz)
 {
 	struct sbx_policy p;
+	struct compiled c;
 	struct sbx_net_decision d;
 	struct sbx_ip ip;
+	struct sbx_expl e;
 
 	pol_with(&p, allow);
-	d = sbx_net_decide_host(&p, host, port);
+	compile(&p, &c);
+	d = sbx_decide_host(&c.v, host, port);
 	if (addr && d.why == SBX_NETW_ALLOW) {
 		sbx_ip_parse(addr, &ip);
-		d = sbx_net_decide_addr(&p, &ip, port);
+		d = sbx_decide_addr(&c.v, &ip, port);
 	}
-	sbx_net_explain(buf, sz, &p, host, port, addr ? &ip : NULL, d);
+	sbx_explain_net(&c.v, "connect to", host, port, addr ? &ip : NULL, &d,
+			0, &e);
+	snprintf(buf, sz, "%s", e.msg);
+	free(c.buf);
 	sbx_policy_free(&p);
 }
 
@@ -425,38 +564,45 @@ static void test_explanations(void **state)
 	(void)state;
 	explain("registry.npmjs.org:443", "example.invalid", 443, NULL, m,
 		sizeof(m));
-	assert_string_equal(m, "sbxrun: network: example.invalid:443 is not in "
-			       "the allow-list (rule: network filtered by "
-			       "t.conf:1, allowed: registry.npmjs.org:443); to "
-			       "allow: sbxrun --net allow:example.invalid");
+	assert_string_equal(m, "sbxrun: cannot connect to example.invalid:443: "
+			       "not in the network allow-list of this sandbox "
+			       "(allowed: registry.npmjs.org:443; rule network "
+			       "filtered from t.conf:1); to allow: sbxrun "
+			       "--net allow:example.invalid");
 	explain("example.com:443", "Example.com", 80, NULL, m, sizeof(m));
-	assert_string_equal(m, "sbxrun: network: example.com:80 is not in the "
-			       "allow-list (rule example.com:443 from "
-			       "t.conf:1 allows port 443 only); to allow: "
+	assert_string_equal(m, "sbxrun: cannot connect to example.com:80: not "
+			       "in the network allow-list of this sandbox "
+			       "(listed for port 443 only; rule "
+			       "example.com:443 from t.conf:1); to allow: "
 			       "sbxrun --net allow:example.com:80");
 	explain("example.com", "example.com", 443, "127.0.0.1", m, sizeof(m));
-	assert_string_equal(m, "sbxrun: network: example.com:443 resolves to "
-			       "127.0.0.1, a loopback address, reachable only "
-			       "when listed by address (rule: network "
-			       "filtered by t.conf:1); to allow: sbxrun --net "
-			       "allow:127.0.0.1:443");
+	assert_string_equal(m, "sbxrun: cannot connect to example.com:443: "
+			       "resolves to 127.0.0.1, a loopback address, "
+			       "reachable only when listed by address (rule "
+			       "network filtered from t.conf:1); to allow: "
+			       "sbxrun --net allow:127.0.0.1:443");
 	explain("example.com", "example.com", 80, "::ffff:169.254.169.254", m,
 		sizeof(m));
-	assert_string_equal(m, "sbxrun: network: example.com:80 resolves to "
-			       "169.254.169.254, a cloud metadata address, "
-			       "never reachable from the sandbox");
+	assert_string_equal(m, "sbxrun: cannot connect to example.com:80: "
+			       "resolves to 169.254.169.254, a cloud metadata "
+			       "address, never reachable from the sandbox");
 	explain("example.com", "[::1]", 8080, NULL, m, sizeof(m));
-	assert_string_equal(m, "sbxrun: network: [::1]:8080 is a loopback "
-			       "address, reachable only when listed by "
-			       "address (rule: network filtered by t.conf:1); "
-			       "to allow: sbxrun --net allow:[::1]:8080");
+	assert_string_equal(m, "sbxrun: cannot connect to [::1]:8080: a "
+			       "loopback address, reachable only when listed "
+			       "by address (rule network filtered from "
+			       "t.conf:1); to allow: sbxrun --net "
+			       "allow:[::1]:8080");
 	explain("example.com", "93.184.216.34", 443, NULL, m, sizeof(m));
-	assert_non_null(strstr(m, "93.184.216.34:443 is not in the allow-list "
-				  "(addresses must be listed by address"));
+	assert_string_equal(m, "sbxrun: cannot connect to 93.184.216.34:443: "
+			       "not in the network allow-list of this sandbox "
+			       "(addresses must be listed by address; allowed: "
+			       "example.com; rule network filtered from "
+			       "t.conf:1); to allow: sbxrun --net "
+			       "allow:93.184.216.34:443");
 	/* a hostile client's bytes come out printable and short */
 	explain("example.com", "x'\n\x01\xffy", 443, NULL, m, sizeof(m));
-	assert_string_equal(m, "sbxrun: network: 'x????y':443 is not a host "
-			       "name or address the sandbox accepts");
+	assert_string_equal(m, "sbxrun: cannot connect to 'x????y':443: not a "
+			       "host name or address the sandbox accepts");
 	{
 		char big[400];
 
@@ -466,6 +612,45 @@ static void test_explanations(void **state)
 		assert_true(strlen(m) < 200);
 		assert_non_null(strstr(m, "...':443"));
 	}
+}
+
+/* Entries that name only link-local or metadata addresses, in any
+ * spelling, are refused when added; wider ones are kept (the decision
+ * still never lets those addresses through). */
+static void test_never_entries(void **state)
+{
+	static const char *const never[] = {
+		"169.254.169.254",
+		"169.254.0.0/16",
+		"169.254.169.0/24:80",
+		"100.100.100.200",
+		"[fd00:ec2::254]",
+		"fd00:ec2::/32",
+		"fe80::/10",
+		"[::ffff:169.254.169.254]:80",
+		"::ffff:169.254.0.0/112",
+		"64:ff9b::a9fe:a9fe",
+		"2002:a9fe:a9fe::/48",
+	};
+	static const char *const kept[] = {
+		"100.64.0.0/10", "169.0.0.0/8", "0.0.0.0/0",	"::/0",
+		"fe00::/8",	 "2002::/16",	"64:ff9b::/96", "fd00::/8",
+	};
+	struct sbx_policy p;
+	struct sbx_err err;
+
+	(void)state;
+	sbx_policy_init(&p);
+	for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++)
+		if (sbx_policy_add_allow(&p, never[i], (struct sbx_src){ 0 },
+					 &err) == 0 ||
+		    !strstr(err.msg, "never reachable"))
+			fail_msg("'%s' accepted", never[i]);
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+		if (sbx_policy_add_allow(&p, kept[i], (struct sbx_src){ 0 },
+					 &err) < 0)
+			fail_msg("'%s' refused: %s", kept[i], err.msg);
+	sbx_policy_free(&p);
 }
 
 /* ------------------------------------------------------------ presets */
@@ -493,18 +678,29 @@ static void test_shipped_presets(void **state)
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		char ov[64];
 		struct sbx_net_decision d;
+		struct compiled c;
+		struct sbx_expl e;
 
 		snprintf(ov, sizeof(ov), "net=allow:%s", want[i][0]);
 		assert_int_equal(sbx_conf_override(&p, ov, &err), 0);
-		d = sbx_net_decide_host(&p, want[i][1], 443);
+		compile(&p, &c);
+		d = sbx_decide_host(&c.v, want[i][1], 443);
 		if (d.why != SBX_NETW_ALLOW)
 			fail_msg("%s does not allow %s:443", want[i][0],
 				 want[i][1]);
-		assert_string_equal(d.rule->preset, want[i][0] + 1);
-		assert_string_equal(d.rule->src.file, "--net");
-		/* HTTPS only */
-		assert_int_equal(sbx_net_decide_host(&p, want[i][1], 80).why,
-				 SBX_NETW_PORT);
+		assert_string_equal(sbx_cpol_str(&c.v, d.rule->preset),
+				    want[i][0] + 1);
+		assert_string_equal(sbx_cpol_str(&c.v, d.rule->src_file),
+				    "--net");
+		/* HTTPS only; the refusal names the preset's entry */
+		d = sbx_decide_host(&c.v, want[i][1], 80);
+		assert_int_equal(d.why, SBX_NETW_PORT);
+		sbx_explain_net(&c.v, "connect to", want[i][1], 80, NULL, &d, 0,
+				&e);
+		if (!strstr(e.msg, ":443 (@") ||
+		    !strstr(e.msg, ") from --net)"))
+			fail_msg("%s", e.msg);
+		free(c.buf);
 	}
 	assert_int_equal(sbx_conf_override(&p, "net=allow:@nope", &err), -1);
 	assert_non_null(strstr(err.msg, "unknown network preset '@nope' "
@@ -542,9 +738,20 @@ static void test_conf_presets(void **state)
 	assert_null(p.allow[2].preset);
 	assert_int_equal(p.presets[0].src.line, 5);
 	/* the allowed list in a refusal shows the preset once, by name */
-	sbx_net_explain(m, sizeof(m), &p, "a.invalid", 443, NULL,
-			sbx_net_decide_host(&p, "a.invalid", 443));
-	assert_non_null(strstr(m, "allowed: @corp, x.org)"));
+	{
+		struct compiled c;
+		struct sbx_net_decision d;
+		struct sbx_expl e;
+
+		compile(&p, &c);
+		d = sbx_decide_host(&c.v, "a.invalid", 443);
+		sbx_explain_net(&c.v, "connect to", "a.invalid", 443, NULL, &d,
+				0, &e);
+		snprintf(m, sizeof(m), "%s", e.msg);
+		free(c.buf);
+	}
+	assert_non_null(strstr(m, "(allowed: @corp, x.org; rule network "
+				  "filtered from c.conf:3)"));
 	/* redefined: later uses get the new entries, earlier ones stay */
 	assert_int_equal(
 		sbx_conf_load_string(&p,
@@ -618,10 +825,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_ip_parse),
+		cmocka_unit_test(test_ip_format),
 		cmocka_unit_test(test_host_parse),
 		cmocka_unit_test(test_decisions),
+		cmocka_unit_test(test_decisions_inside),
 		cmocka_unit_test(test_fix_works),
 		cmocka_unit_test(test_explanations),
+		cmocka_unit_test(test_never_entries),
 		cmocka_unit_test(test_shipped_presets),
 		cmocka_unit_test(test_conf_presets),
 		cmocka_unit_test(test_preset_errors),

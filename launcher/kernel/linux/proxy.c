@@ -316,12 +316,10 @@ static unsigned fd_budget(unsigned want_conns)
 static int setup_conf(struct sbx_proxy *px, const struct sbx_proxy_conf *c,
 		      struct sbx_err *err)
 {
-	const struct sbx_proxy_decider *d = &c->decider;
-
 	px->conf = *c;
-	if (!c->pol && !(d->host && d->addr && d->explain))
+	if (!c->pol || !c->pol->hdr)
 		return sbx_errf(err, 0, "proxy: no policy to decide by");
-	if (c->pol && c->pol->net != SBX_NET_FILTERED && !d->host)
+	if (c->pol->hdr->net != SBX_NET_FILTERED)
 		return sbx_errf(err, 0, "proxy: the network is not filtered");
 	if (c->secret) {
 		if (!strchr(c->secret, ':') || strlen(c->secret) > 300)

@@ -5,14 +5,16 @@
  * One engine, single-threaded, on one epoll set: an HTTP proxy (CONNECT
  * for TLS, absolute-form requests for plain HTTP) and SOCKS5 (CONNECT by
  * name or address) on the same listening socket, told apart by the first
- * byte.  Every connection is decided by host and port (core/netallow.h):
+ * byte.  Every connection is decided by host and port by the one decider
+ * (core/decide.h, over the compiled policy, the shim's decision too):
  * a name the allow-list does not list is refused before any lookup; an
  * allowed name is resolved by the engine itself (c-ares, on the same
  * loop), each address is checked, and the engine connects to exactly the
  * address it checked, so a name cannot be rebound to the host's loopback,
  * a private network or the metadata endpoint.  Refusals are answered on
  * the wire (HTTP 403 with a one-line body, SOCKS5 reply 0x02) and
- * reported through on_event with the same line the supervisor prints.
+ * reported through on_event with the same line the supervisor prints,
+ * in the one explainer's words (core/explain.h).
  *
  * The engine never binds or listens: it is handed a listening socket.  In
  * full mode the supervisor creates it inside the sandbox's network
@@ -45,8 +47,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "netallow.h"
-#include "policy.h"
+#include "cpol.h"
+#include "decide.h"
 
 struct sbx_proxy;
 
@@ -64,31 +66,19 @@ struct sbx_proxy_event {
 	uint16_t port;
 	struct sbx_net_decision d; /* REFUSED: why */
 	const char *addr; /* the refused resolved address, or NULL */
-	const char *msg; /* one line, no newline: "sbxrun: network:
-			  * example.invalid:443 is not in the allow-list
-			  * (...); to allow: sbxrun --net allow:..." */
+	const char *msg; /* one line, no newline: "sbxrun: cannot
+			  * connect to example.invalid:443: not in the
+			  * network allow-list of this sandbox (...); to
+			  * allow: sbxrun --net allow:..." */
 	const char *to_allow; /* "allow:example.invalid", or "" */
-};
-
-/* How connections are decided.  NULL members fall back to the policy
- * (sbx_net_decide_host/addr and sbx_net_explain over conf.pol); the
- * supervisor may route them to the one decider instead. */
-struct sbx_proxy_decider {
-	struct sbx_net_decision (*host)(void *ctx, const char *host,
-					uint16_t port);
-	struct sbx_net_decision (*addr)(void *ctx, const struct sbx_ip *ip,
-					uint16_t port);
-	void (*explain)(void *ctx, char *buf, size_t sz, const char *host,
-			uint16_t port, const struct sbx_ip *addr,
-			struct sbx_net_decision d);
-	void *ctx;
 };
 
 struct sbx_proxy_conf {
 	int listen_fd; /* a listening TCP socket; the engine owns it
 			* from sbx_proxy_new() on, even on failure */
-	const struct sbx_policy *pol; /* the allow-list; must outlive px */
-	struct sbx_proxy_decider decider; /* optional */
+	/* The compiled policy (network = filtered) whose allow-list
+	 * decides; must outlive px. */
+	const struct sbx_cpol *pol;
 	const char *secret; /* "user:password" clients must present, or
 			     * NULL (full mode: only the sandbox reaches
 			     * the socket) */

@@ -5,9 +5,11 @@
  * it, decide every address, connect to one that passed, and hand over to
  * the relay; or answer the refusal and report it.
  *
- * The decision is taken twice (core/netallow.h): on the host as asked,
- * before anything is looked up, and on each address it resolved to.  The
- * socket connects to the very address that passed the second step.
+ * The decision is taken twice by the one decider (core/decide.h): on the
+ * host as asked, before anything is looked up, and on each address it
+ * resolved to.  The socket connects to the very address that passed the
+ * second step.  Refusals are explained by the one explainer
+ * (core/explain.h), in the words the shim uses.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -22,38 +24,6 @@
 #include "explain.h"
 #include "proxy_int.h"
 #include "record.h"
-
-/* ------------------------------------------------------------ decider */
-
-static struct sbx_net_decision decide_host(struct sbx_proxy *px,
-					   const char *host, uint16_t port)
-{
-	const struct sbx_proxy_decider *d = &px->conf.decider;
-
-	return d->host ? d->host(d->ctx, host, port)
-		       : sbx_net_decide_host(px->conf.pol, host, port);
-}
-
-static struct sbx_net_decision
-decide_addr(struct sbx_proxy *px, const struct sbx_ip *ip, uint16_t port)
-{
-	const struct sbx_proxy_decider *d = &px->conf.decider;
-
-	return d->addr ? d->addr(d->ctx, ip, port)
-		       : sbx_net_decide_addr(px->conf.pol, ip, port);
-}
-
-static void explain(struct sbx_proxy *px, char *buf, size_t sz,
-		    const char *host, uint16_t port, const struct sbx_ip *addr,
-		    struct sbx_net_decision dec)
-{
-	const struct sbx_proxy_decider *d = &px->conf.decider;
-
-	if (d->explain)
-		d->explain(d->ctx, buf, sz, host, port, addr, dec);
-	else
-		sbx_net_explain(buf, sz, px->conf.pol, host, port, addr, dec);
-}
 
 static const char *proto_name(enum px_proto p)
 {
@@ -76,25 +46,23 @@ static void emit(struct px_conn *c, enum sbx_proxy_ev_kind kind,
 size_t sbx_proxy_record(const struct sbx_proxy *px,
 			const struct sbx_proxy_event *ev, char *buf, size_t sz)
 {
-	const struct sbx_net_allow *r = ev->d.rule;
-	const struct sbx_policy *p = px->conf.pol;
-	char tgt[400], src[600] = "";
+	char tgt[400];
 	const char *f[SBX_REC_NFIELDS];
+	struct sbx_expl e;
 
 	sbx_net_target(tgt, sizeof(tgt), ev->host, ev->port);
-	if (r)
-		sbx_src_format(src, sizeof(src), r->src);
-	else if (p && ev->kind == SBX_PXE_REFUSED)
-		sbx_src_format(src, sizeof(src), p->net_src);
+	f[SBX_REC_KIND] = "unreachable";
+	f[SBX_REC_RULE] = f[SBX_REC_SRC] = "";
+	if (ev->kind == SBX_PXE_REFUSED) {
+		/* the explanation's own rule, source and kind */
+		sbx_explain_net(px->conf.pol, "connect to", ev->host, ev->port,
+				NULL, &ev->d, SBX_EXPL_NO_FIX, &e);
+		f[SBX_REC_KIND] = e.kind;
+		f[SBX_REC_RULE] = e.rule;
+		f[SBX_REC_SRC] = e.src;
+	}
 	f[SBX_REC_OP] = "connect";
 	f[SBX_REC_TARGET] = tgt;
-	f[SBX_REC_KIND] = ev->kind == SBX_PXE_REFUSED
-				  ? sbx_net_why_kind(ev->d.why)
-				  : "unreachable";
-	f[SBX_REC_RULE] = r				? r->text
-			  : ev->kind == SBX_PXE_REFUSED ? "network filtered"
-							: "";
-	f[SBX_REC_SRC] = src;
 	f[SBX_REC_COMM] = "sbxrun-proxy";
 	f[SBX_REC_MSG] = ev->msg;
 	return sbx_rec_encode(buf, sz, f);
@@ -148,31 +116,33 @@ static void socks_answer(struct px_conn *c, unsigned char rep)
 static void refuse(struct px_conn *c, struct sbx_net_decision d,
 		   const struct sbx_ip *addr)
 {
-	char msg[2048], fix[400], a[64] = "";
+	struct sbx_expl e;
+	char fix[400], a[64] = "";
 
-	explain(c->px, msg, sizeof(msg), c->host, c->port, addr, d);
-	sbx_net_to_allow(fix, sizeof(fix), c->host, c->port, addr, d);
+	sbx_explain_net(c->px->conf.pol, "connect to", c->host, c->port, addr,
+			&d, 0, &e);
+	sbx_net_to_allow(fix, sizeof(fix), c->host, c->port, addr, &d);
 	if (addr)
 		sbx_ip_format(addr, a, sizeof(a));
 	c->px->st.refused++;
-	emit(c, SBX_PXE_REFUSED, d, addr ? a : NULL, msg, fix);
+	emit(c, SBX_PXE_REFUSED, d, addr ? a : NULL, e.msg, fix);
 	if (c->proto == PR_SOCKS)
 		socks_answer(c, PX_REP_RULESET);
 	else
-		http_answer(c, 403, msg);
+		http_answer(c, 403, e.msg);
 }
 
-/* Allowed, but not reachable: 502/504, SOCKS 0x03-0x06. */
+/* Allowed, but not reachable: 502/504, SOCKS 0x03-0x06.  The line has
+ * the refusals' shape without a rule: the policy did not refuse it. */
 static void unreachable(struct px_conn *c, const char *why, int status,
 			unsigned char rep)
 {
-	char msg[1024];
+	char msg[1024], tgt[400];
 	struct sbx_net_decision ok = { SBX_NETW_ALLOW, SBX_AC_PUBLIC, NULL };
 
-	snprintf(msg, sizeof(msg),
-		 "sbxrun: network: cannot reach %s%s%s:%u: %s",
-		 strchr(c->host, ':') ? "[" : "", c->host,
-		 strchr(c->host, ':') ? "]" : "", c->port, why);
+	sbx_net_target(tgt, sizeof(tgt), c->host, c->port);
+	snprintf(msg, sizeof(msg), "sbxrun: cannot connect to %s: %s", tgt,
+		 why);
 	c->px->st.failed++;
 	emit(c, SBX_PXE_FAILED, ok, NULL, msg, "");
 	if (c->proto == PR_SOCKS)
@@ -298,7 +268,8 @@ static void connected(struct px_conn *c)
  * (already decided by address) straight to connect. */
 static void decide(struct px_conn *c)
 {
-	struct sbx_net_decision d = decide_host(c->px, c->host, c->port);
+	struct sbx_net_decision d =
+		sbx_decide_host(c->px->conf.pol, c->host, c->port);
 	struct sbx_ip ip;
 	char name[320];
 
@@ -336,7 +307,8 @@ void px_conn_resolved(struct px_conn *c, int err, const struct sbx_ip *a, int n)
 	}
 	c->naddr = 0;
 	for (int i = 0; i < n; i++) {
-		struct sbx_net_decision d = decide_addr(c->px, &a[i], c->port);
+		struct sbx_net_decision d =
+			sbx_decide_addr(c->px->conf.pol, &a[i], c->port);
 
 		if (d.why == SBX_NETW_ALLOW && c->naddr < PX_MAX_ADDRS)
 			c->addrs[c->naddr++] = a[i];

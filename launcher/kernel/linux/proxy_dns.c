@@ -207,7 +207,8 @@ static void resolved(void *arg, int status, int timeouts,
 
 	for (struct ares_addrinfo_node *p = res ? res->nodes : NULL;
 	     p && n < PX_MAX_ADDRS; p = p->ai_next)
-		if (sbx_ip_from_sockaddr(p->ai_addr, &a[n], NULL) == 0)
+		if (sbx_ip_from_sockaddr(p->ai_addr, p->ai_addrlen, &a[n],
+					 NULL) == 0)
 			n++;
 	if (res)
 		ares_freeaddrinfo(res);

@@ -1,10 +1,11 @@
 /*
  * sb.h - a bounded string builder over caller-provided (stack) memory,
- * for the shim's messages: no stdio, no allocation, always NUL-terminated,
- * and a message that does not fit ends in "..." instead of overflowing.
+ * for the explanations (explain.c), which the shim builds inside hooks:
+ * no stdio, no allocation, always NUL-terminated, and a message that does
+ * not fit ends in "..." instead of overflowing.
  */
-#ifndef SBX_SHIM_SB_H
-#define SBX_SHIM_SB_H
+#ifndef SBX_SB_H
+#define SBX_SB_H
 
 #include <stddef.h>
 #include <stdint.h>
