@@ -84,8 +84,7 @@ static void protect_in(struct git_walk *w, const char *dir, const char *name)
 {
 	char path[PATH_MAX];
 
-	if (snprintf(path, sizeof path, "%s/%s", dir, name) <
-	    (int)sizeof path)
+	if (snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path)
 		protect(w, path);
 }
 
@@ -291,8 +290,7 @@ static void walk_gitmodules(struct git_walk *w)
 	fclose(f);
 }
 
-int sbx_git_protect(struct sbx_policy *p, const char *project,
-		    const char *home)
+int sbx_git_protect(struct sbx_policy *p, const char *project, const char *home)
 {
 	struct git_walk w = { .p = p,
 			      .project = project,
@@ -338,7 +336,7 @@ static int after(const struct statx_timestamp *t, const struct timespec *s)
  * time where the filesystem keeps one, else the change time (which a
  * repository merely used during the run also moves). */
 static int born_after(const char *path, const struct timespec *since,
-		     int *changed)
+		      int *changed)
 {
 	struct statx sx;
 
@@ -467,9 +465,8 @@ static void new_modules(struct new_repos *n)
 	while (d && (e = readdir(d)) != NULL) {
 		char m[PATH_MAX];
 
-		if (e->d_name[0] == '.' ||
-		    snprintf(m, sizeof m, "%s/%s", path, e->d_name) >=
-			    (int)sizeof m)
+		if (e->d_name[0] == '.' || snprintf(m, sizeof m, "%s/%s", path,
+						    e->d_name) >= (int)sizeof m)
 			continue;
 		if (born_after(m, &n->since, &changed))
 			n->fn(n->ctx, m, "created");
