@@ -16,8 +16,12 @@
  *   - [include] and [includeIf] path = ... in any of those configs.
  *
  * sbx_git_protect() follows them from the repository as it is at launch
- * and adds a protect entry for every file or directory they name inside
- * the project (outside it everything is read-only already).  It reads a
+ * and gives every git directory it reaches the protection the policy
+ * gives the project's own .git: each protect entry ".git/NAME" becomes
+ * DIR/NAME there (a policy that protects nothing in .git gets nothing
+ * here either); include targets are protected when config is, and
+ * submodule checkouts' .git files when anything is.  Only paths inside
+ * the project are added: outside it everything is read-only already.  It reads a
  * few small files and lists .git/worktrees and .git/modules: the cost
  * grows with the number of worktrees and submodules, never with the
  * files of the project.
@@ -52,7 +56,18 @@ struct git_walk {
 	int rc;
 	char *seen[GIT_MAX_SEEN]; /* git directories walked already */
 	size_t nseen;
+	const char *own[16]; /* NAME of every ".git/NAME" protect entry */
+	size_t nown;
+	char dotgit[PATH_MAX]; /* the project's own .git: the policy's */
 };
+
+static int owns(const struct git_walk *w, const char *name)
+{
+	for (size_t i = 0; i < w->nown; i++)
+		if (strcmp(w->own[i], name) == 0)
+			return 1;
+	return 0;
+}
 
 /* First visit of git directory g?  A linked worktree's commondir leads
  * back to the repository that lists it. */
@@ -203,11 +218,13 @@ static void walk_worktree(struct git_walk *w, const char *wt, int depth)
 {
 	char buf[PATH_MAX], common[PATH_MAX], path[PATH_MAX];
 
-	protect_in(w, wt, "commondir");
-	protect_in(w, wt, "config.worktree");
-	protect_in(w, wt, "gitdir");
+	if (owns(w, "commondir"))
+		protect_in(w, wt, "commondir");
+	if (owns(w, "config.worktree"))
+		protect_in(w, wt, "config.worktree");
 	snprintf(path, sizeof path, "%s/config.worktree", wt);
-	walk_includes(w, path, 1);
+	if (owns(w, "config.worktree"))
+		walk_includes(w, path, 1);
 	snprintf(path, sizeof path, "%s/commondir", wt);
 	if (first_line(path, buf, sizeof buf) && resolve(wt, buf, common))
 		walk_gitdir(w, common, depth + 1);
@@ -222,18 +239,18 @@ static void walk_module(struct git_walk *w, const char *m, int depth)
  * worktrees and its submodules' git directories. */
 static void walk_gitdir(struct git_walk *w, const char *g, int depth)
 {
-	static const char *const own[] = { "config", "hooks", "info",
-					   "commondir", "config.worktree" };
 	char buf[PATH_MAX], path[PATH_MAX], common[PATH_MAX];
 
 	if (w->rc < 0 || depth > GIT_MAX_DEPTH || !first_visit(w, g))
 		return;
-	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
-		protect_in(w, g, own[i]);
+	for (size_t i = 0; i < w->nown && strcmp(g, w->dotgit) != 0; i++)
+		protect_in(w, g, w->own[i]);
 	snprintf(path, sizeof path, "%s/config", g);
-	walk_includes(w, path, 1);
+	if (owns(w, "config"))
+		walk_includes(w, path, 1);
 	snprintf(path, sizeof path, "%s/config.worktree", g);
-	walk_includes(w, path, 1);
+	if (owns(w, "config.worktree"))
+		walk_includes(w, path, 1);
 	snprintf(path, sizeof path, "%s/commondir", g);
 	if (first_line(path, buf, sizeof buf) && resolve(g, buf, common))
 		walk_gitdir(w, common, depth + 1);
@@ -297,11 +314,15 @@ int sbx_git_protect(struct sbx_policy *p, const char *project, const char *home)
 			      .plen = strlen(project),
 			      .home = home,
 			      .src = { "git repository layout", 0 } };
-	char dotgit[PATH_MAX], g[PATH_MAX];
+	char *dotgit = w.dotgit, g[PATH_MAX];
 	struct stat st;
 
-	if (snprintf(dotgit, sizeof dotgit, "%s/.git", project) >=
-	    (int)sizeof dotgit)
+	for (size_t i = 0; i < p->protect.n && w.nown < 16; i++)
+		if (strncmp(p->protect.v[i], ".git/", 5) == 0 &&
+		    p->protect.v[i][5] && !strchr(p->protect.v[i] + 5, '/'))
+			w.own[w.nown++] = p->protect.v[i] + 5;
+	if (!w.nown ||
+	    snprintf(dotgit, PATH_MAX, "%s/.git", project) >= PATH_MAX)
 		return 0;
 	if (lstat(dotgit, &st) < 0)
 		return 0;

@@ -60,9 +60,11 @@ static const char *linux_mode_name(enum sbx_kmode mode)
  * Landlock-only mode has no private /dev: the user's other terminals
  * (/dev/pts/N: keystrokes), the host's POSIX shared memory (/dev/shm) and,
  * for a root caller, consoles (/dev/tty1, /dev/console), disks and loop
- * devices would be reachable through "/" (DEV-01).  /dev is hidden and
- * what programs need comes back, as in full mode's minimal /dev; Landlock
- * also grants the terminal the command was given on fds 0-2.
+ * devices would be reachable through "/" (DEV-01).  /dev is hidden;
+ * Landlock grants what programs need (null, zero, full, random, urandom,
+ * tty: landlock.c's basics), as full mode's minimal /dev has, and the
+ * terminal the command was given on fds 0-2.  Those are not rules of the
+ * policy: they would read as writable roots in every refusal message.
  */
 #define LL_DEV(path, m)                                             \
 	{                                                           \
@@ -71,10 +73,7 @@ static const char *linux_mode_name(enum sbx_kmode mode)
 			 0 }                                        \
 	}
 static const struct sbx_rule ll_hidden[] = {
-	LL_DEV("/dev", SBX_HIDE),      LL_DEV("/dev/null", SBX_RW),
-	LL_DEV("/dev/zero", SBX_RW),   LL_DEV("/dev/full", SBX_RW),
-	LL_DEV("/dev/random", SBX_RW), LL_DEV("/dev/urandom", SBX_RW),
-	LL_DEV("/dev/tty", SBX_RW),
+	LL_DEV("/dev", SBX_HIDE),
 };
 
 static size_t linux_mode_rules(enum sbx_kmode mode, const struct sbx_rule **v)

@@ -58,8 +58,8 @@
 #include "spawn.h"
 #include "watch.h"
 
-#define WATCH_MASK                                                 \
-	(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE |     \
+#define WATCH_MASK                                                     \
+	(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE |         \
 	 IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | \
 	 IN_EXCL_UNLINK)
 
@@ -225,7 +225,8 @@ static void verify(struct witem *it)
 			     "sbxrun cannot make read-only again (%s): review "
 			     "it before using it outside the sandbox",
 			     it->path,
-			     errno == ELOOP ? "a symbolic link" : strerror(errno));
+			     errno == ELOOP ? "a symbolic link"
+					    : strerror(errno));
 		return;
 	}
 	if (fstatvfs(fd, &sv) == 0 && (sv.f_flag & ST_RDONLY)) {
@@ -263,16 +264,15 @@ static void verify_all(void)
 
 void sbx_watch_events(void)
 {
-	char buf[4096] __attribute__((aligned(__alignof__(
-		struct inotify_event))));
+	char buf[4096]
+		__attribute__((aligned(__alignof__(struct inotify_event))));
 	const struct inotify_event *ev;
 	ssize_t len;
 
 	if (W.fd < 0)
 		return;
 	while ((len = read(W.fd, buf, sizeof buf)) > 0) {
-		for (char *p = buf; p < buf + len;
-		     p += sizeof *ev + ev->len) {
+		for (char *p = buf; p < buf + len; p += sizeof *ev + ev->len) {
 			ev = (const struct inotify_event *)p;
 			if (ev->mask & (IN_Q_OVERFLOW | IN_DELETE_SELF |
 					IN_MOVE_SELF | IN_IGNORED)) {
