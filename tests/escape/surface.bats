@@ -208,3 +208,41 @@ SEC10='.claude/.credentials.json .codex/auth.json .gemini/oauth_creds.json .open
 	[ "$status" -eq 0 ]
 	[ -e "$P/ran" ]
 }
+
+# ------------------------------ catalogue rows that had no test of their own
+
+@test "NS-06 sbxrun is never set-uid or set-gid, built or installed" {
+	found=$(find "$SBX_BUILD" -maxdepth 1 -type f -perm /6000)
+	[ -z "$found" ] || { echo "set-id: $found" >&2; return 1; }
+	# no install rule gives a set-id mode
+	! grep -nE 'install[^#]*-m *[0-7]*[4-7][0-7]{3}\b|chmod [ug]\+s|chmod [0-7]*[246][0-7]{3}\b' "$SBX_TOP/GNUmakefile"
+}
+
+@test "LCH-08 every thread of the command is confined: no_new_privs, seccomp, Landlock" {
+	run xsbx -- "$PY" -c "
+import threading, os
+def t(i):
+    st = open('/proc/thread-self/status').read()
+    nnp = [l for l in st.splitlines() if l.startswith(('NoNewPrivs', 'Seccomp:'))]
+    try:
+        open(os.environ['HOME'] + '/.ssh/id_rsa').read(); r = 'READ'
+    except OSError as e:
+        r = 'denied'
+    out.append('T %d %s %s' % (i, ' '.join(x.split()[1] for x in nnp), r))
+out = []
+ts = [threading.Thread(target=t, args=(i,)) for i in range(4)]
+[x.start() for x in ts]; [x.join() for x in ts]
+print('\\n'.join(out))"
+	echo "$output"
+	no_canary "$output"
+	[ "$(printf '%s\n' "$output" | grep -c '^T [0-9] 1 2 denied$')" -eq 4 ]
+}
+
+@test "SHM-02/SHM-03 raw syscalls that never touch libc (as Go programs make them): secrets and ~/.bashrc" {
+	before=$(snap "$HOME/.bashrc")
+	run xsbx -c "$SBX_SYS read $HOME/.ssh/id_rsa; $SBX_SYS readat $HOME/.aws credentials; $SBX_SYS write $HOME/.bashrc; env -u LD_PRELOAD $SBX_SYS read $HOME/.netrc; true"
+	echo "$output"
+	no_canary "$output"
+	assert_unchanged "$before" "$HOME/.bashrc"
+	[ "$(printf '%s\n' "$output" | grep -c '^RESULT -1 ')" -eq 4 ]
+}
