@@ -12,15 +12,20 @@
  * core.fsmonitor for the next git run outside.
  *
  * Nothing inside the sandbox can cause that: a rename or unlink over a
- * mount point in our own namespace fails with EBUSY, so a change of a
- * protected name that existed at launch always comes from outside.  pid 1
- * watches the directories holding protected paths with inotify (which
- * sees every change to the directory, whichever namespace made it) and,
- * when a watched name changes, looks at what is there now: if the path
- * is no longer read-only in our view it binds the new file read-only
- * onto itself, then looks through every process of the sandbox for a
- * descriptor or a shared mapping that can write the new file and kills
- * its holder, and says what happened on the channel (the run's warnings).
+ * mount point in our own namespace fails with EBUSY, so a protected name
+ * that existed at launch loses its bind only by a change from outside.
+ * The detach changes our namespace's mount table, and a poll(2) on
+ * /proc/self/mountinfo wakes on every such change (POLLPRI): pid 1 waits
+ * for it next to its signals and then looks at every protected path it
+ * bound.  One that is no longer read-only in our view gets the new file
+ * bound read-only onto itself; then pid 1 looks through every process of
+ * the sandbox for a descriptor or a shared mapping that can write the new
+ * file and kills its holder, and says what happened on the channel (the
+ * run's warnings).  Nothing else changes our mount table during the run
+ * (the command can neither mount nor unmount, and the host's mounts do
+ * not propagate into a private tree), so the wake-ups are rare.  inotify
+ * would say more (which name) but costs every run 5-15 ms at exit, when
+ * the kernel waits for a grace period to tear its watches down.
  *
  * What cannot be held, and is said (--dry-run, and the warning names the
  * file): between the host's rename and the new bind (the time for pid 1
@@ -30,25 +35,22 @@
  * renames it.  Paths missing at launch are not watched: whoever creates
  * them, the run names them at exit (run.c).
  *
- * Events reach pid 1 as SIGIO (O_ASYNC on the inotify descriptor), so its
- * loop stays one sigwaitinfo() over the signals it already waits for.
  * pid 1 keeps CAP_SYS_ADMIN (to mount) and CAP_SYS_PTRACE (to read the
  * descriptors of processes that made themselves non-dumpable) in the
- * sandbox's user namespace, and nothing else; it acts only on the names it
- * watches and opens them without following symlinks.
- *
- * One cleanup idiom in this file: early returns, no allocation after
- * sbx_watch_start().
+ * sandbox's user namespace, and nothing else; it opens the protected
+ * paths without following symlinks.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/inotify.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
@@ -58,20 +60,13 @@
 #include "spawn.h"
 #include "watch.h"
 
-#define WATCH_MASK                                                     \
-	(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE |         \
-	 IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | \
-	 IN_EXCL_UNLINK)
-
 struct witem {
 	char *path; /* canonical, as in the policy */
-	const char *name; /* its last component, inside path */
-	int wd; /* inotify watch of its directory */
 	int lost; /* could not be protected again: said once */
 };
 
 static struct {
-	int fd; /* inotify, or -1 */
+	int fd; /* /proc/self/mountinfo, or -1 */
 	int chan; /* the channel to the supervisor */
 	struct witem *v;
 	size_t n, cap;
@@ -80,10 +75,6 @@ static struct {
 int sbx_watch_add(const char *path)
 {
 	struct witem *it;
-	const char *slash = strrchr(path, '/');
-
-	if (!slash || slash == path)
-		return 0;
 	if (W.n == W.cap) {
 		size_t cap = W.cap ? 2 * W.cap : 16;
 
@@ -97,8 +88,6 @@ int sbx_watch_add(const char *path)
 	it->path = strdup(path);
 	if (!it->path)
 		return -1;
-	it->name = it->path + (slash - path) + 1;
-	it->wd = -1;
 	it->lost = 0;
 	W.n++;
 	return 0;
@@ -106,33 +95,24 @@ int sbx_watch_add(const char *path)
 
 int sbx_watch_start(int chan, struct sbx_err *err)
 {
-	sigset_t io;
+	struct pollfd pf;
 
 	if (!W.n)
 		return 0;
 	W.chan = chan;
-	W.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	/* Our fresh /proc: pid 1's own namespace.  The first poll takes the
+	 * changes made so far (the mount view itself). */
+	W.fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
 	if (W.fd < 0)
-		return sbx_errf(err, errno, "inotify");
-	for (size_t i = 0; i < W.n; i++) {
-		char dir[PATH_MAX];
-		size_t n = (size_t)(W.v[i].name - 1 - W.v[i].path);
-
-		memcpy(dir, W.v[i].path, n);
-		dir[n] = '\0';
-		W.v[i].wd = inotify_add_watch(W.fd, dir, WATCH_MASK);
-		if (W.v[i].wd < 0)
-			return sbx_errf(err, errno, "inotify: watch '%s'", dir);
-	}
-	/* SIGIO must be blocked before it can be raised: its default
-	 * action ends the process. */
-	sigemptyset(&io);
-	sigaddset(&io, SIGIO);
-	if (sigprocmask(SIG_BLOCK, &io, NULL) < 0 ||
-	    fcntl(W.fd, F_SETOWN, getpid()) < 0 ||
-	    fcntl(W.fd, F_SETFL, O_NONBLOCK | O_ASYNC) < 0)
-		return sbx_errf(err, errno, "inotify: SIGIO");
+		return sbx_errf(err, errno, "/proc/self/mountinfo");
+	pf = (struct pollfd){ .fd = W.fd, .events = POLLPRI };
+	(void)poll(&pf, 1, 0);
 	return 1;
+}
+
+int sbx_watch_fd(void)
+{
+	return W.fd;
 }
 
 int sbx_watching(void)
@@ -209,41 +189,74 @@ static int kill_writers(dev_t dev, ino_t ino)
 	return killed;
 }
 
-/* The watched path changed: make it read-only again if it is not. */
+/*
+ * Make it read-only in our view again if it is not: 1 bound again (st:
+ * the new file), 0 nothing to do (still ours, or gone), -1 error.  The
+ * mount table changes when the host's rename detaches our bind, which is
+ * before the rename has put the new file in place: for a moment the name
+ * still shows the old, unlinked file, which cannot take a mount (ENOENT).
+ * So pid 1 looks again at once, yielding the CPU in between (the rename
+ * ends within microseconds, and every one of them is the window a waiting
+ * command has), then with pauses, for up to about 20 ms.
+ */
+#define REBIND_SPINS 2000
+#define REBIND_TRIES (REBIND_SPINS + 400)
+#define REBIND_PAUSE_NS 50000
+
+static int rebind(const struct witem *it, struct stat *st)
+{
+	const struct timespec pause = { 0, REBIND_PAUSE_NS };
+	struct statvfs sv;
+	int fd, r;
+
+	for (int i = 0; i < REBIND_TRIES; i++) {
+		if (i && i < REBIND_SPINS)
+			sched_yield();
+		else if (i)
+			nanosleep(&pause, NULL);
+		fd = sbx_mnt_pin(it->path);
+		if (fd < 0 && errno == ENOENT)
+			continue;
+		if (fd < 0)
+			return -1;
+		if (fstatvfs(fd, &sv) == 0 && (sv.f_flag & ST_RDONLY)) {
+			close(fd);
+			return 0;
+		}
+		r = fstat(fd, st) < 0	? -1
+		    : st->st_nlink == 0 ? (errno = ENOENT, -1)
+					: sbx_mnt_ro_onto(fd, fd, it->path);
+		sbx_mnt_close(fd);
+		if (r == 0)
+			return 1;
+		if (errno != ENOENT)
+			return -1;
+	}
+	return 0; /* removed by the host; a new one comes with the next
+		   * change of the mount table, or is named at exit */
+}
+
 static void verify(struct witem *it)
 {
-	struct statvfs sv;
 	struct stat st;
-	int fd = sbx_mnt_pin(it->path), k;
+	int r = rebind(it, &st), k;
 
-	if (fd < 0) {
-		if (errno == ENOENT || it->lost)
-			return; /* removed; a new one comes with IN_CREATE */
+	if (r == 0)
+		return;
+	if (r < 0) {
+		if (it->lost)
+			return;
 		it->lost = 1;
-		sbx_chan_say(W.chan, MSG_WARN,
-			     "'%s' was replaced during the run by something "
-			     "sbxrun cannot make read-only again (%s): review "
-			     "it before using it outside the sandbox",
-			     it->path,
-			     errno == ELOOP ? "a symbolic link"
-					    : strerror(errno));
-		return;
-	}
-	if (fstatvfs(fd, &sv) == 0 && (sv.f_flag & ST_RDONLY)) {
-		close(fd);
-		return;
-	}
-	if (fstat(fd, &st) < 0 || sbx_mnt_ro_onto(fd, fd, it->path) < 0) {
 		sbx_chan_say(W.chan, MSG_WARN,
 			     "'%s' was replaced by a program outside the "
 			     "sandbox during the run and could not be made "
 			     "read-only again inside (%s): review it before "
 			     "using it outside the sandbox",
-			     it->path, strerror(errno));
-		close(fd);
+			     it->path,
+			     errno == ELOOP ? "it is a symbolic link now"
+					    : strerror(errno));
 		return;
 	}
-	close(fd);
 	k = kill_writers(st.st_dev, st.st_ino);
 	sbx_chan_say(W.chan, MSG_WARN,
 		     "'%s' was replaced by a program outside the sandbox "
@@ -256,33 +269,8 @@ static void verify(struct witem *it)
 		       : "");
 }
 
-static void verify_all(void)
+void sbx_watch_events(void)
 {
 	for (size_t i = 0; i < W.n; i++)
 		verify(&W.v[i]);
-}
-
-void sbx_watch_events(void)
-{
-	char buf[4096]
-		__attribute__((aligned(__alignof__(struct inotify_event))));
-	const struct inotify_event *ev;
-	ssize_t len;
-
-	if (W.fd < 0)
-		return;
-	while ((len = read(W.fd, buf, sizeof buf)) > 0) {
-		for (char *p = buf; p < buf + len; p += sizeof *ev + ev->len) {
-			ev = (const struct inotify_event *)p;
-			if (ev->mask & (IN_Q_OVERFLOW | IN_DELETE_SELF |
-					IN_MOVE_SELF | IN_IGNORED)) {
-				verify_all();
-				continue;
-			}
-			for (size_t i = 0; i < W.n; i++)
-				if (W.v[i].wd == ev->wd && ev->len &&
-				    strcmp(W.v[i].name, ev->name) == 0)
-					verify(&W.v[i]);
-		}
-	}
 }

@@ -10,12 +10,14 @@
 /* A protected path bound read-only inside a writable root (mounts.c).
  * 0, or -1 without memory. */
 int sbx_watch_add(const char *path);
-/* Watch the directories of what was added; events raise SIGIO (blocked
- * here).  1 watching, 0 nothing to watch, -1 with err. */
+/* Start watching what was added: 1 watching, 0 nothing to watch, -1
+ * with err. */
 int sbx_watch_start(int chan, struct sbx_err *err);
 /* Is anything watched? */
 int sbx_watching(void);
-/* SIGIO arrived: handle every pending event. */
+/* The descriptor to poll for POLLPRI (our mount table changed). */
+int sbx_watch_fd(void);
+/* It did: make every watched path read-only again where it is not. */
 void sbx_watch_events(void);
 
 #endif
