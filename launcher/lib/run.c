@@ -306,7 +306,7 @@ static void report_repo(void *ctx, const char *path, const char *what)
 }
 
 /* Directories looked at, at most, for repositories made in the run. */
-#define NEW_REPO_SCAN_DIRS 10000
+#define NEW_REPO_SCAN_DIRS 5000
 
 static void report_created(struct run_ctx *c)
 {
