@@ -133,7 +133,7 @@ def bwrap_argv(proj, home, extra=()):
             a += ["--tmpfs", p]
         elif os.path.exists(p):
             a += ["--ro-bind", "/dev/null", p]
-    for rel in (".git/hooks", ".git/config", ".git/info/attributes"):
+    for rel in (".git/hooks", ".git/config", ".git/info"):
         p = os.path.join(proj, rel)
         if os.path.exists(p):
             a += ["--ro-bind", p, p]
