@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "policy_impl.h"
 
@@ -54,6 +55,32 @@ static int check_project(const struct sbx_policy *p, struct sbx_err *err)
 }
 
 /*
+ * The review's class 14 (a name planted as a symlink by an earlier run
+ * makes every later run and every hook call refuse to start): the
+ * refusal says exactly how to repair it.  Removing the link never touches
+ * its target; a tracked file or directory comes back from git.
+ */
+static int symlinked_protect(const struct sbx_policy *p, const char *path,
+			     struct sbx_err *err)
+{
+	const char *rel = path + strlen(p->project);
+	char to[PATH_MAX];
+	ssize_t n = readlink(path, to, sizeof(to) - 1);
+
+	to[n > 0 ? n : 0] = '\0';
+	rel += *rel == '/';
+	return sbx_errf(
+		err, 0,
+		"protected path '%s' is a symbolic link (to '%s'), "
+		"perhaps planted by a command run earlier; sbxrun cannot "
+		"keep it read-only and runs nothing until it is repaired. "
+		"To repair: rm '%s' (removes the link only, not '%s'); "
+		"then, if the project needs it, restore it with "
+		"git checkout -- '%s' or create it again with mkdir '%s'",
+		path, to, path, to, rel, path);
+}
+
+/*
  * A protected name inside the project is taken as written, never through
  * a symlink: ".vscode -> /tmp" would otherwise turn the rule into "/tmp
  * read-only" (replacing the private /tmp), and a link can be swapped for a
@@ -80,12 +107,7 @@ static int protect_root(struct sbx_policy *p, const char *e, char *out,
 			continue;
 		out[i] = '\0';
 		if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
-			return sbx_errf(
-				err, 0,
-				"protected path '%s' is a symbolic link; "
-				"sbxrun cannot keep it read-only (replace it "
-				"with a real file or directory, or remove it)",
-				out);
+			return symlinked_protect(p, out, err);
 		out[i] = save;
 	}
 	return 0;

@@ -40,6 +40,8 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <linux/seccomp.h>
@@ -58,8 +60,17 @@
  * and arm64. */
 #if defined(__x86_64__) || defined(__aarch64__)
 #define SC_NR_OPEN_TREE_ATTR 467
+#define SC_NR_FCHMODAT2 452 /* 6.6; newer than libseccomp 2.5's table */
 #else
 #define SC_NR_OPEN_TREE_ATTR __NR_SCMP_ERROR
+#define SC_NR_FCHMODAT2 __NR_SCMP_ERROR
+#endif
+
+/* The bit that makes O_TMPFILE (which is it | O_DIRECTORY). */
+#ifdef __O_TMPFILE
+#define SC_O_TMPFILE __O_TMPFILE
+#else
+#define SC_O_TMPFILE 020000000
 #endif
 
 /* When a rule applies, from the network policy. */
@@ -128,6 +139,44 @@ struct sc_rule {
 #define NO_PIDNS(name)                                                  \
 	{                                                               \
 		.nr = SCMP_SYS(name), .err = EPERM, .when = SC_NO_PIDNS \
+	}
+
+/*
+ * PERS-01: a set-uid or set-gid file made inside stays on the host, where
+ * any local user runs it as the caller (as root: a root shell for all).
+ * no_new_privs only makes the bits inert *inside*.  Refuse every way of
+ * setting them: the chmod family (mode in argument i), and files created
+ * with them by open, openat and creat (O_CREAT or O_TMPFILE in argument
+ * f, mode in m).  One rule per bit: libseccomp ANDs the comparisons of a
+ * rule, so "either bit" takes two.  write(2) to a set-uid file clears
+ * the bits (the command has no CAP_FSETID), but not every way of filling
+ * a file is a write(2), so creation with the bits is refused too.
+ */
+#define SETID(name, i, bit)                                         \
+	{                                                           \
+		.nr = SCMP_SYS(name), .err = EPERM, .ncmp = 1,      \
+		.cmp = { CMP(i, SCMP_CMP_MASKED_EQ, (bit), (bit)) } \
+	}
+#define SETID_NR(nr_, i, bit)                                       \
+	{                                                           \
+		.nr = (nr_), .err = EPERM, .ncmp = 1,               \
+		.cmp = { CMP(i, SCMP_CMP_MASKED_EQ, (bit), (bit)) } \
+	}
+#define SETID_CREATE(name, f, m, how, bit)                          \
+	{                                                           \
+		.nr = SCMP_SYS(name), .err = EPERM, .ncmp = 2,      \
+		.cmp = { CMP(f, SCMP_CMP_MASKED_EQ, (how), (how)),  \
+			 CMP(m, SCMP_CMP_MASKED_EQ, (bit), (bit)) } \
+	}
+#define SETID_BOTH(mac, ...) \
+	mac(__VA_ARGS__, S_ISUID), mac(__VA_ARGS__, S_ISGID)
+/* Device nodes (mode in argument i): the mounts are nodev and the command
+ * has no CAP_MKNOD, but a node left in a writable root works on the host
+ * for whoever may use it there. */
+#define MKDEV(name, i, type)                                          \
+	{                                                             \
+		.nr = SCMP_SYS(name), .err = EPERM, .ncmp = 1,        \
+		.cmp = { CMP(i, SCMP_CMP_MASKED_EQ, S_IFMT, (type)) } \
 	}
 
 #define PERS(i)                                                          \
@@ -250,6 +299,21 @@ static const struct sc_rule sc_rules[] = {
 	  .cmp = { CMP(0, SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER, 0),
 		   CMP(1, SCMP_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER,
 		       SECCOMP_FILTER_FLAG_NEW_LISTENER) } },
+
+	/* Set-uid and set-gid files, device nodes (PERS-01). */
+	SETID_BOTH(SETID, chmod, 1),
+	SETID_BOTH(SETID, fchmod, 1),
+	SETID_BOTH(SETID, fchmodat, 2),
+	SETID_BOTH(SETID_NR, SC_NR_FCHMODAT2, 2),
+	SETID_BOTH(SETID, creat, 1),
+	SETID_BOTH(SETID_CREATE, open, 1, 2, O_CREAT),
+	SETID_BOTH(SETID_CREATE, open, 1, 2, SC_O_TMPFILE),
+	SETID_BOTH(SETID_CREATE, openat, 2, 3, O_CREAT),
+	SETID_BOTH(SETID_CREATE, openat, 2, 3, SC_O_TMPFILE),
+	MKDEV(mknod, 1, S_IFCHR),
+	MKDEV(mknod, 1, S_IFBLK),
+	MKDEV(mknodat, 2, S_IFCHR),
+	MKDEV(mknodat, 2, S_IFBLK),
 
 	/* Typing into the terminal (TTY-01..03). */
 	IOCTL(TIOCSTI),

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "gitrepo.h"
 #include "netallow.h"
 
 #define MAX_PROFILE_DEPTH 4
@@ -773,6 +774,9 @@ static void builtin_protect(struct sbx_policy *p, const struct sbx_locs *l)
 		if (lstat(g, &st) == 0 && !S_ISDIR(st.st_mode))
 			sbx_strv_add(p, &p->protect, g, bi);
 	}
+	/* git's indirections: commondir, worktrees, submodules, includes
+	 * (GIT-01, gitrepo.c). */
+	sbx_git_protect(p, l->project, l->home);
 	/* The launcher's own state (run dirs with compiled policies). */
 	{
 		char st[PATH_MAX];

@@ -19,6 +19,7 @@
 #include "api.h"
 #include "cpol.h"
 #include "env.h"
+#include "gitrepo.h"
 #include "kernel.h"
 #include "record.h"
 #include "rundir.h"
@@ -183,6 +184,7 @@ void sbx_result_free(struct sbx_result *r)
 struct run_ctx {
 	const struct sbx_backend *b;
 	int had_git; /* <project>/.git existed at launch */
+	struct timespec t0; /* launch, on the clock of file times */
 	sbx_t *s;
 	struct sbx_policy pol; /* this run's own (sbx_policy_for_run) */
 	int have_pol;
@@ -293,6 +295,19 @@ static int sandbox_writable(const struct sbx_policy *p, const char *path)
 	return best && best->mode == SBX_RW;
 }
 
+/* GIT-02: a repository made or changed below the project. */
+static void report_repo(void *ctx, const char *path, const char *what)
+{
+	run_warn(ctx,
+		 "'%s' was %s during the run: git run there outside the "
+		 "sandbox would use its hooks and config: review them "
+		 "before running git in it outside",
+		 path, what);
+}
+
+/* Directories looked at, at most, for repositories made in the run. */
+#define NEW_REPO_SCAN_DIRS 5000
+
 static void report_created(struct run_ctx *c)
 {
 	struct stat st;
@@ -319,6 +334,13 @@ static void report_created(struct run_ctx *c)
 			 "sandbox later: review it before using it outside",
 			 r->root);
 	}
+	if (sbx_git_new_repos(c->pol.project, &c->t0, NEW_REPO_SCAN_DIRS,
+			      report_repo, c))
+		run_warn(c,
+			 "the project has more than %d directories: only "
+			 "those were searched for git repositories created "
+			 "during the run",
+			 NEW_REPO_SCAN_DIRS);
 }
 
 static int write_policy(const struct run_ctx *c, struct sbx_rundir *rd,
@@ -486,6 +508,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		snprintf(g, sizeof(g), "%s/.git", s->pol.project);
 		c->had_git = lstat(g, &gst) == 0;
 	}
+	clock_gettime(CLOCK_REALTIME_COARSE, &c->t0);
 	c->have_shim = find_shim(c->shim, sizeof(c->shim)) == 0;
 	if (!c->have_shim)
 		run_warn(c, "libsbxshim.so not found next to sbxrun or libsbx "

@@ -15,7 +15,8 @@ Benchmarks report figures; they never fail on speed: the exit status is
 0 unless the harness itself could not run.
 
 Environment:
-  BENCH_ONLY=startup,rss,crosscheck,shim,exec,make,script,git,python,rules,phases
+  BENCH_ONLY=startup,rss,crosscheck,shim,exec,make,script,git,python,rules,
+             layers,phases
              run only these groups (default: all)
   BENCH_QUICK=1   a quick smoke run: few rounds, small loops (figures
                   are then only indicative)
@@ -132,7 +133,7 @@ def bwrap_argv(proj, home, extra=()):
             a += ["--tmpfs", p]
         elif os.path.exists(p):
             a += ["--ro-bind", "/dev/null", p]
-    for rel in (".git/hooks", ".git/config", ".git/info/attributes"):
+    for rel in (".git/hooks", ".git/config", ".git/info"):
         p = os.path.join(proj, rel)
         if os.path.exists(p):
             a += ["--ro-bind", p, p]
@@ -676,6 +677,77 @@ def scenario_rules(c):
     detail(sc, "wall")
 
 
+def scenario_layers(c):
+    """The start-up of each layer issue 11 added, as a difference between
+    two runs that differ by that layer alone."""
+    say("== layers: hidden paths (mounts + Landlock carving), network "
+        "namespace for --net off, a git repository (protected paths, pid 1's "
+        "watch, git's indirections), the search for new repositories at exit")
+    plain = os.path.join(c.t, "lay-plain")
+    gitp = os.path.join(c.t, "lay-git")
+    dirs = os.path.join(c.t, "lay-dirs")
+    os.makedirs(plain, exist_ok=True)
+    os.makedirs(dirs, exist_ok=True)
+    for i in range(50):
+        for j in range(100):
+            d = os.path.join(dirs, "d%02d" % i, "e%03d" % j)
+            os.makedirs(d, exist_ok=True)
+            open(os.path.join(d, "f"), "w").close()
+    git = lambda *a: subprocess.run(["git"] + list(a), env=c.env,
+                                    stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+    git("init", "-q", gitp)
+    git("-C", gitp, "-c", "user.name=b", "-c", "user.email=b@b", "commit",
+        "-q", "--allow-empty", "-m", "b")
+    for w in ("wt1", "wt2"):
+        git("-C", gitp, "worktree", "add", "-q", os.path.join(c.t, "lay-" + w))
+    for m in ("m1", "m2"):
+        git("init", "-q", "--bare", os.path.join(gitp, ".git", "modules", m))
+    with open(os.path.join(gitp, ".git", "config"), "a") as f:
+        f.write("[include]\n\tpath = extra.cfg\n")
+    open(os.path.join(gitp, ".git", "extra.cfg"), "w").close()
+    nohide = os.path.join(c.t, "nohide.conf")
+    with open(os.path.join(TOP, "profiles", "default.conf")) as f:
+        text = f.read()
+    text = "\n".join(l for l in text.splitlines() if 'mode = "hide"' not in l)
+    with open(nohide, "w") as f:
+        f.write(re.sub(r",(\s*(#[^\n]*\n\s*)*)\)", r"\1)", text) + "\n")
+    run = lambda *a: [c.sbx] + list(a) + ["--", "/bin/true"]
+    v = [("bare", ["/bin/true"]),
+         ("hide", run("--mode", "full", "--workdir", plain)),
+         ("nohide", run("--mode", "full", "--workdir", plain, "--profile", nohide)),
+         ("neton", run("--mode", "full", "--workdir", plain, "--net", "on")),
+         ("git", run("--mode", "full", "--workdir", gitp)),
+         ("dirs", run("--mode", "full", "--workdir", dirs))]
+    labels = {"bare": "/bin/true", "hide": "sbxrun full, default profile",
+              "nohide": "sbxrun full, default profile without its hides",
+              "neton": "sbxrun full, --net on (no network namespace)",
+              "git": "sbxrun full, in a repository (2 worktrees, 2 submodules)",
+              "dirs": "sbxrun full, in a project of 5,000 directories",
+              "llhide": "sbxrun landlock-only, default profile",
+              "llnohide": "sbxrun landlock-only, without the hides"}
+    if c.ll_ok:
+        v += [("llhide", run("--mode", "landlock-only", "--workdir", plain)),
+              ("llnohide", run("--mode", "landlock-only", "--workdir", plain,
+                               "--profile", nohide))]
+    rounds, warm = q(100, 10), q(10, 2)
+    data = run_tm(v, plain, c.env, rounds, warm)
+    sc = Scenario("layers", "start-up by layer", "ms", 1e-6, v, data, labels,
+                  rounds, warm)
+    add_row(sc, "hidden paths: mounts + Landlock carving (full)", "wall",
+            "bare", "hide", ref="nohide")
+    if c.ll_ok:
+        add_row(sc, "hidden paths: Landlock carving (landlock-only)", "wall",
+                "bare", "llhide", ref="llnohide")
+    add_row(sc, "network namespace for --net off (vs --net on)", "wall",
+            "bare", "hide", ref="neton")
+    add_row(sc, "a git repository: protect, watch, indirections", "wall",
+            "bare", "git", ref="hide")
+    add_row(sc, "exit: new repositories in 5,000 directories", "wall",
+            "bare", "dirs", ref="hide")
+    detail(sc, "wall")
+
+
 def scenario_phases(c):
     if not shutil.which("perf") or os.geteuid() != 0:
         say("== start-up phases: skipped (needs perf and root)")
@@ -900,6 +972,7 @@ def main():
               ("exec", scenario_exec), ("make", scenario_make),
               ("script", scenario_script), ("git", scenario_git),
               ("python", scenario_python), ("rules", scenario_rules),
+              ("layers", scenario_layers),
               ("phases", scenario_phases)]
     for name, fn in groups:
         if want(name) or (name == "startup" and want("rss")):

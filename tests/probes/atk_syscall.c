@@ -231,6 +231,41 @@ static long op_write(const char *p, const char *data, int flags)
 	return r;
 }
 
+/* The inode at p, 0 when there is none (raw newfstatat). */
+static unsigned long long ino_of(const char *p)
+{
+	struct stat st;
+
+	return S4(SYS_newfstatat, AT_FDCWD, p, &st, 0) == 0
+		       ? (unsigned long long)st.st_ino
+		       : 0;
+}
+
+/* TIME-01..03: print WAITING, then wait up to secs for something new at
+ * p (created, or replaced by another inode), then settle a moment.  The
+ * host changes the file from outside while we wait.  -ETIMEDOUT if it
+ * never changes. */
+static long wait_new(const char *p, int secs)
+{
+	unsigned long long first = ino_of(p), now;
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	printf("WAITING\n");
+	fflush(stdout);
+	for (int i = 0; i < secs * 100; i++) {
+		now = ino_of(p);
+		if (now && now != first) {
+			ts.tv_nsec = 300 * 1000 * 1000;
+			S2(SYS_nanosleep, &ts, NULL);
+			printf("CHANGED\n");
+			fflush(stdout);
+			return 0;
+		}
+		S2(SYS_nanosleep, &ts, NULL);
+	}
+	return -ETIMEDOUT;
+}
+
 static int parse_addr(const char *host, const char *port,
 		      struct sockaddr_storage *ss, socklen_t *len)
 {
@@ -656,6 +691,67 @@ int main(int argc, char **argv)
 		need(argc, 2, "chmod PATH OCTAL");
 		r = S4(SYS_fchmodat, AT_FDCWD, argv[0],
 		       strtol(argv[1], NULL, 8), 0);
+	} else if (!strcmp(op, "waitread")) {
+		need(argc, 2, "waitread PATH SECS");
+		r = wait_new(argv[0], atoi(argv[1]));
+		if (r == 0)
+			r = op_read(argv[0]);
+	} else if (!strcmp(op, "waitwrite")) {
+		need(argc, 3, "waitwrite PATH SECS DATA");
+		r = wait_new(argv[0], atoi(argv[1]));
+		if (r == 0)
+			r = op_write(argv[0], argv[2], O_WRONLY | O_APPEND);
+	} else if (!strcmp(op, "setid")) {
+		/* setid HOW PATH OCTAL: give PATH a mode (PERS-01) through
+		 * chmod, fchmod, fchmodat2, or create it with the mode
+		 * through open, openat, creat; tmpfile makes an O_TMPFILE in
+		 * the directory PATH and links it as PATH/setid-tmp */
+		const char *how;
+		long mode, fd;
+
+		need(argc, 3, "setid HOW PATH OCTAL");
+		how = argv[0];
+		mode = strtol(argv[2], NULL, 8);
+		if (!strcmp(how, "chmod")) {
+			r = S2(SYS_chmod, argv[1], mode);
+		} else if (!strcmp(how, "fchmod")) {
+			fd = S4(SYS_openat, AT_FDCWD, argv[1], O_RDONLY, 0);
+			r = fd < 0 ? fd : S2(SYS_fchmod, fd, mode);
+		} else if (!strcmp(how, "fchmodat2")) {
+			r = S4(452, AT_FDCWD, argv[1], mode, 0);
+		} else if (!strcmp(how, "open")) {
+			r = S3(SYS_open, argv[1], O_WRONLY | O_CREAT | O_EXCL,
+			       mode);
+		} else if (!strcmp(how, "openat")) {
+			r = S4(SYS_openat, AT_FDCWD, argv[1],
+			       O_WRONLY | O_CREAT | O_EXCL, mode);
+		} else if (!strcmp(how, "creat")) {
+			r = S2(SYS_creat, argv[1], mode);
+		} else if (!strcmp(how, "tmpfile")) {
+			char p[4096];
+
+			fd = S4(SYS_openat, AT_FDCWD, argv[1],
+				O_WRONLY | O_TMPFILE, mode);
+			snprintf(p, sizeof p, "%s/setid-tmp", argv[1]);
+			r = fd < 0 ? fd
+				   : S5(SYS_linkat, fd, "", AT_FDCWD, p,
+					AT_EMPTY_PATH);
+		} else {
+			r = -EINVAL;
+		}
+	} else if (!strcmp(op, "mknod")) {
+		/* mknod PATH chr|blk|fifo: /dev/null's numbers (1,3) */
+		long type;
+
+		need(argc, 2, "mknod PATH chr|blk|fifo");
+		type = !strcmp(argv[1], "chr")	 ? S_IFCHR
+		       : !strcmp(argv[1], "blk") ? S_IFBLK
+						 : S_IFIFO;
+		r = S4(SYS_mknodat, AT_FDCWD, argv[0], type | 0666,
+		       (1 << 8) | 3);
+	} else if (!strcmp(op, "mknodold")) {
+		need(argc, 1, "mknodold PATH");
+		r = S3(SYS_mknod, argv[0], S_IFCHR | 0666, (1 << 8) | 3);
 	} else if (!strcmp(op, "chown")) {
 		need(argc, 1, "chown PATH");
 		r = S5(SYS_fchownat, AT_FDCWD, argv[0], getuid(), getgid(), 0);

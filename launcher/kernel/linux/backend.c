@@ -58,19 +58,22 @@ static const char *linux_mode_name(enum sbx_kmode mode)
 
 /*
  * Landlock-only mode has no private /dev: the user's other terminals
- * (/dev/pts/N: keystrokes) and the host's POSIX shared memory (/dev/shm)
- * would be readable through "/".  Hide both; Landlock still grants the
- * terminal the command was given on fds 0-2.
+ * (/dev/pts/N: keystrokes), the host's POSIX shared memory (/dev/shm) and,
+ * for a root caller, consoles (/dev/tty1, /dev/console), disks and loop
+ * devices would be reachable through "/" (DEV-01).  /dev is hidden;
+ * Landlock grants what programs need (null, zero, full, random, urandom,
+ * tty: landlock.c's basics), as full mode's minimal /dev has, and the
+ * terminal the command was given on fds 0-2.  Those are not rules of the
+ * policy: they would read as writable roots in every refusal message.
  */
+#define LL_DEV(path, m)                                             \
+	{                                                           \
+		.root = (path), .mode = (m), .flags = SBX_RF_KMODE, \
+		.src = { "landlock-only mode (no private /dev)",    \
+			 0 }                                        \
+	}
 static const struct sbx_rule ll_hidden[] = {
-	{ .root = "/dev/pts",
-	  .mode = SBX_HIDE,
-	  .flags = SBX_RF_KMODE,
-	  .src = { "landlock-only mode (no private /dev)", 0 } },
-	{ .root = "/dev/shm",
-	  .mode = SBX_HIDE,
-	  .flags = SBX_RF_KMODE,
-	  .src = { "landlock-only mode (no private /dev)", 0 } },
+	LL_DEV("/dev", SBX_HIDE),
 };
 
 static size_t linux_mode_rules(enum sbx_kmode mode, const struct sbx_rule **v)
@@ -110,7 +113,7 @@ static void linux_layers(const struct sbx_policy *p, enum sbx_kmode mode,
 	int full = mode == SBX_KMODE_FULL;
 
 	snprintf(buf, n, "%s%s%s%s", full ? "userns,mntns,pidns,ipcns," : "",
-		 full && p->net == SBX_NET_LOOPBACK ? "netns," : "",
+		 full && p->net != SBX_NET_ON ? "netns," : "",
 		 f->landlock_abi ? "landlock," : "", "seccomp,rlimits");
 }
 

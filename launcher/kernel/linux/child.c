@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <net/if.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <linux/capability.h>
@@ -29,6 +31,7 @@
 
 #include "compat.h"
 #include "spawn.h"
+#include "watch.h"
 
 void sbx_chan_put(int fd, int kind, int val, const char *text)
 {
@@ -224,7 +227,7 @@ static int set_limits(const struct sbx_limits *lim, struct sbx_err *e)
  * sets cleared, and checked.  Without CAP_SETPCAP (unprivileged caller,
  * landlock-only mode) the sets are empty already and no_new_privs keeps
  * them so. */
-static int drop_caps(struct sbx_err *e)
+static int drop_caps_but(struct sbx_err *e, uint32_t keep)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
@@ -245,14 +248,21 @@ static int drop_caps(struct sbx_err *e)
 	    errno != EINVAL)
 		return sbx_errf(e, 0, "PR_CAP_AMBIENT_CLEAR_ALL: %m");
 	memset(d, 0, sizeof d);
+	d[0].effective = d[0].permitted = keep;
 	if (syscall(SYS_capset, &h, d) < 0)
 		return sbx_errf(e, 0, "capset: %m");
 	if (syscall(SYS_capget, &h, d) < 0 ||
-	    (d[0].effective | d[0].permitted | d[0].inheritable |
-	     d[1].effective | d[1].permitted | d[1].inheritable) != 0)
+	    ((d[0].effective | d[0].permitted) & ~keep) != 0 ||
+	    (d[0].inheritable | d[1].effective | d[1].permitted |
+	     d[1].inheritable) != 0)
 		return sbx_errf(e, 0,
 				"capabilities are still held after dropping");
 	return 0;
+}
+
+static int drop_caps(struct sbx_err *e)
+{
+	return drop_caps_but(e, 0);
 }
 
 /* loopback: the new network namespace starts with lo down. */
@@ -438,17 +448,106 @@ void sbx_cmd_main(const struct sup *s)
 	_exit(r == ENOENT ? 127 : 126);
 }
 
-/* pid 1 of full mode, before it forks the command: the mount view, the
- * loopback interface of a private network namespace, and then no
- * capabilities (pid 1 needs none of them any more). */
+/*
+ * NET-10: with the network off, full mode used to share the host's
+ * network namespace, and /proc/net/unix and /proc/net/tcp listed every
+ * socket path and connection of the machine (other runs' report sockets
+ * too).  /proc/<pid>/net shows the namespace of that process, so no mount
+ * can cover it for processes yet to come: pid 1 takes a network namespace
+ * of its own (it holds CAP_SYS_ADMIN in the user namespace that will own
+ * it) before it forks the command.  About 0.4 ms; no loopback is brought
+ * up, since seccomp allows only AF_UNIX sockets anyway.
+ */
+static int private_net(struct sbx_err *e)
+{
+	if (unshare(CLONE_NEWNET) < 0)
+		return sbx_errf(e, errno, "unshare(CLONE_NEWNET)");
+	return 0;
+}
+
+/*
+ * PRC-06: RLIMIT_NPROC counts every process of the uid and the kernel
+ * exempts uid 0 from it, so a root caller's fork storm ran unhindered.
+ * Since Linux 6.14 pid_max is per pid namespace and bounds the pids the
+ * namespace hands out, for any uid.  Once its cursor is past the 300 pids
+ * the kernel reserves, it allocates from [300, pid_max) only: pid_max is
+ * limits.nproc + 300 and ns_last_pid moves the cursor there at once, so
+ * at most limits.nproc processes and threads live at the same time
+ * (pid 1 aside).  pid 1 holds CAP_SYS_ADMIN over the namespace; the
+ * command cannot write /proc (Landlock grants it read only).
+ *
+ * Before 6.14 pid_max is the host's own knob, and a root caller's pid 1
+ * (uid 0 mapped to uid 0) could change it for the whole machine: the
+ * kernel's version decides, never a trial write.  1: set, 0: not
+ * available here (RLIMIT_NPROC only, as --dry-run says), -1 on error.
+ */
+#define PID_RESERVED 300
+
+int sbx_pidns_has_pid_max(void)
+{
+	struct utsname u;
+	unsigned maj = 0, min = 0;
+
+	return uname(&u) == 0 && sscanf(u.release, "%u.%u", &maj, &min) == 2 &&
+	       (maj > 6 || (maj == 6 && min >= 14));
+}
+
+static int write_sysctl(const char *path, unsigned long long v,
+			struct sbx_err *e)
+{
+	char buf[32];
+	int fd, n, rc;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sbx_errf(e, errno, "%s", path);
+	n = snprintf(buf, sizeof buf, "%llu\n", v);
+	rc = write(fd, buf, (size_t)n) == n ? 0
+					    : sbx_errf(e, errno, "%s", path);
+	close(fd);
+	return rc;
+}
+
+static int pid_limit(uint64_t nproc, struct sbx_err *e)
+{
+	if (nproc == 0 || !sbx_pidns_has_pid_max())
+		return 0;
+	if (nproc > (1u << 22) - PID_RESERVED)
+		nproc = (1u << 22) - PID_RESERVED;
+	if (write_sysctl("/proc/sys/kernel/pid_max", nproc + PID_RESERVED, e) <
+		    0 ||
+	    write_sysctl("/proc/sys/kernel/ns_last_pid", PID_RESERVED, e) < 0)
+		return -1;
+	return 1;
+}
+
+/* pid 1 of full mode, before it forks the command: the mount view, its
+ * own network namespace or the loopback interface of the one it was
+ * given, the pid limit, and then no capabilities (pid 1 needs none of
+ * them any more). */
 void sbx_pid1_setup(const struct sup *s)
 {
+	const struct sbx_policy *p = s->l->pol;
 	struct sbx_err e;
+	int w;
 
+	sbx_landlock_survey(p);
 	if (sbx_mounts_setup(s->l, &e) < 0)
 		sbx_layer_failed(s, "mount namespace", &e);
-	if (s->l->pol->net == SBX_NET_LOOPBACK && lo_up(&e) < 0)
+	if (p->net == SBX_NET_OFF && private_net(&e) < 0)
+		sbx_layer_failed(s, "network namespace", &e);
+	if (p->net == SBX_NET_LOOPBACK && lo_up(&e) < 0)
 		sbx_layer_failed(s, "loopback network", &e);
-	if (drop_caps(&e) < 0)
+	if (pid_limit(p->limits.nproc, &e) < 0)
+		sbx_layer_failed(s, "process limit", &e);
+	/* TIME-03: protected paths the host may replace stay read-only;
+	 * pid 1 then keeps what mounting again and looking at the sandbox's
+	 * descriptors take, in the sandbox's user namespace only. */
+	w = sbx_watch_start(s->chan[1], &e);
+	if (w < 0)
+		sbx_layer_failed(s, "protected paths for the whole run", &e);
+	if (drop_caps_but(&e,
+			  w > 0 ? (1u << CAP_SYS_ADMIN) | (1u << CAP_SYS_PTRACE)
+				: 0) < 0)
 		sbx_layer_failed(s, "capability drop", &e);
 }

@@ -12,14 +12,22 @@
  * hidden path), never the project tree.
  *
  * Carving has a price: the carved directories themselves get no rights of
- * their own, so they cannot be listed and, below a writable root, accept
- * no new entries.  In full mode the mount namespace already hides these
- * paths, so there we carve only below read-only roots (where it costs
- * nothing but listing, which we give back) and rely on the mounts below
- * writable ones.  In landlock-only mode there is nothing else: we carve
- * everywhere and accept the cost.  Entries created after start-up inside
- * a carved directory get nothing, which also covers secrets that appear
- * during the run.
+ * their own, so they accept no new entries, and entries that appear in
+ * them later get nothing (a file the host creates in ~ during the run is
+ * unreadable until the next run).  That second half is the point: a
+ * secret created after launch (`aws configure`, `gh auth login`) or
+ * replaced by rename (git's credential store, npm writing ~/.npmrc,
+ * passwd(1) on /etc/shadow) is a new inode that no rule grants (TIME-01,
+ * TIME-02).  Full mode carves too: its mounts hide what exists at launch,
+ * but a bind over a file that the host renames something onto is detached
+ * and the new file shows through; Landlock is the second layer.  In full
+ * mode the carved directories keep READ_DIR (listing shows mount points
+ * and names, no contents), which landlock-only mode cannot afford.
+ *
+ * Only hidden paths the command could otherwise reach are carved around:
+ * one that exists and whose own permissions already refuse the caller
+ * (/etc/shadow for anyone but root) needs nothing, and /etc is then not
+ * read at all.  A missing one is always carved around: it may appear.
  *
  * Read-only rules below writable roots (protect entries) are not carved:
  * doing so would forbid creating files anywhere on the way down.  In full
@@ -364,7 +372,60 @@ static int ll_hidden_below(const struct ll *l, const char *path, size_t len)
 	       sbx_path_within(l->hide[i], path, len);
 }
 
-/* The hidden roots, sorted, from the rules in tree order. */
+/*
+ * Can the command reach what lies at a hidden root, now or later?
+ *
+ *  - A missing path may appear during the run: yes.
+ *  - A file: if its own permissions let the command read or write it.  A
+ *    host tool replacing /etc/shadow keeps its mode, so for anyone but
+ *    root it needs no carving, and /etc is then not read at all.
+ *  - A directory the command cannot search: no.  In full mode also no
+ *    when it belongs to someone else: the empty tmpfs over it holds for
+ *    the whole run, since only its owner could replace the directory
+ *    itself (files replaced inside it stay under the tmpfs).
+ *
+ * Asked with the command's own permissions: in landlock-only mode by the
+ * command after its capabilities are gone; in full mode by pid 1 before
+ * the mounts cover the paths (sbx_landlock_survey), where the user
+ * namespace's capabilities reach only the caller's own files, which the
+ * command can reach anyway.
+ */
+static int ll_reachable(const char *root, int full)
+{
+	struct stat st;
+
+	if (lstat(root, &st) < 0)
+		return 1;
+	if (S_ISDIR(st.st_mode))
+		return faccessat(AT_FDCWD, root, X_OK, AT_EACCESS) == 0 &&
+		       (!full || st.st_uid == geteuid());
+	return faccessat(AT_FDCWD, root, R_OK, AT_EACCESS) == 0 ||
+	       faccessat(AT_FDCWD, root, W_OK, AT_EACCESS) == 0;
+}
+
+/* Full mode: ll_reachable() of every rule, by index, as pid 1 saw it
+ * before the mounts; the command process inherits it across fork.  NULL:
+ * ask now. */
+static unsigned char *ll_reach;
+
+void sbx_landlock_survey(const struct sbx_policy *p)
+{
+	free(ll_reach);
+	ll_reach = calloc(p->nrules + 1, 1);
+	for (size_t i = 0; ll_reach && i < p->nrules; i++)
+		ll_reach[i] = p->rules[i].mode == SBX_HIDE &&
+			      ll_reachable(p->rules[i].root, 1);
+}
+
+static int ll_hide_reachable(const struct ll *l, const struct sbx_path_rule *r)
+{
+	if (l->full && ll_reach)
+		return ll_reach[r - l->p->rules];
+	return ll_reachable(r->root, l->full);
+}
+
+/* The hidden roots to carve around, sorted, from the rules in tree
+ * order. */
 static int ll_index_hides(struct ll *l, const struct sbx_path_rule **v)
 {
 	size_t n = 0;
@@ -375,7 +436,7 @@ static int ll_index_hides(struct ll *l, const struct sbx_path_rule **v)
 	if (!l->hide)
 		return sbx_errf(l->err, ENOMEM, "landlock");
 	for (size_t i = 0; i < l->p->nrules; i++)
-		if (v[i]->mode == SBX_HIDE)
+		if (v[i]->mode == SBX_HIDE && ll_hide_reachable(l, v[i]))
 			l->hide[l->nhide++] = v[i]->root;
 	return 0;
 }
@@ -466,16 +527,10 @@ static uint64_t ll_mode_access(enum sbx_pmode mode)
 	return 0;
 }
 
-/* Must this rule be carved around hidden paths below it?  See the top of
- * the file for why full mode leaves writable roots to the mounts. */
+/* Must this rule be carved around hidden paths below it?  In both
+ * modes: see the top of the file. */
 static int ll_needs_carving(const struct ll *l, const struct sbx_path_rule *r)
 {
-	/* In full mode the mount namespace already covers every hidden path
-	 * (empty tmpfs, /dev/null), and mount changes are refused by seccomp
-	 * and Landlock itself; carving siblings there cost ~1.7 ms of
-	 * start-up (200 rules) for no extra protection. */
-	if (l->full)
-		return 0;
 	return ll_hidden_below(l, r->root, r->rootlen);
 }
 

@@ -56,6 +56,14 @@ int sbx_linux_launch(struct sbx_launch *l, struct sbx_exit *x,
 int sbx_mounts_setup(const struct sbx_launch *l, struct sbx_err *err);
 int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode, int abi,
 		       struct sbx_err *err);
+/* Full mode, pid 1, before the mount view: which hidden paths the command
+ * could reach if the mounts did not cover them (landlock.c). */
+void sbx_landlock_survey(const struct sbx_policy *p);
+/* The size of full mode's private /tmp in bytes, 0: the kernel's
+ * default (mounts.c). */
+uint64_t sbx_tmp_size(const struct sbx_policy *p);
+/* Does this kernel keep pid_max per pid namespace (6.14+)?  child.c */
+int sbx_pidns_has_pid_max(void);
 int sbx_seccomp_apply(const struct sbx_policy *p, enum sbx_kmode mode,
 		      struct sbx_err *err);
 

@@ -226,3 +226,14 @@ int sbx_mnt_bind_ro(int src, int tgt)
 		return errno == ENOSYS ? 0 : -1;
 	return 1;
 }
+
+int sbx_mnt_ro_onto(int src, int tgt, const char *path)
+{
+	int r = sbx_mnt_bind_ro(src, tgt);
+
+	if (r != 0)
+		return r > 0 ? 0 : -1;
+	if (sbx_mnt_bind(src, tgt) < 0)
+		return -1;
+	return sbx_mnt_set_attr(path, 1, MOUNT_ATTR_RDONLY | ATTR_SECURE, 0);
+}

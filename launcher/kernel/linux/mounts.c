@@ -50,9 +50,11 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include "mountview.h"
+#include "watch.h"
 
 #define HIDE_TMPFS_OPTS "mode=0755,size=64k,nr_inodes=256"
 
@@ -291,7 +293,11 @@ static int apply_rw(struct mctx *c, struct mitem *it)
  * renamed, so `mv .git g; mkdir -p .git/hooks` would undo it.  Making every
  * directory between the writable root (exclusive) and the protected path's
  * parent (inclusive) a mount point of its own makes those renames fail with
- * EBUSY.  The self-binds are copies of the writable mount: still writable. */
+ * EBUSY.  The self-binds are copies of the writable mount: still writable.
+ * Hidden paths get the same (TIME-04): `mv config config.moved; mkdir
+ * config` would otherwise carry a hidden config/master.key out of its rule
+ * for the next run.  A directory missing on the way ends the walk: nothing
+ * below it exists to be moved. */
 static int pin_parents(struct mctx *c, size_t from, const struct mitem *it)
 {
 	char dir[PATH_MAX];
@@ -306,6 +312,8 @@ static int pin_parents(struct mctx *c, size_t from, const struct mitem *it)
 		if (is_done(c, dir))
 			continue;
 		fd = sbx_mnt_pin(dir);
+		if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+			return 0; /* nothing further down to move */
 		if (fd < 0)
 			return sbx_errf(c->err, errno,
 					"mount view: cannot resolve '%s'", dir);
@@ -350,6 +358,7 @@ static int bind_ro(struct mctx *c, struct mitem *it, int tgt)
 static int apply_ro(struct mctx *c, struct mitem *it)
 {
 	const struct mdone *anc = deepest(c, it->path);
+	enum dkind kind = anc ? anc->kind : D_RO;
 	int tgt, rc;
 
 	if (!anc || anc->kind == D_RO || anc->kind == D_FILE)
@@ -377,6 +386,11 @@ static int apply_ro(struct mctx *c, struct mitem *it)
 					  it->path);
 	rc = bind_ro(c, it, tgt);
 	sbx_mnt_close(tgt);
+	/* Inside a writable host tree the host may replace it by rename,
+	 * which detaches the bind: pid 1 keeps it (watch.c). */
+	if (rc == 0 && (kind == D_RW || kind == D_MID) &&
+	    sbx_watch_add(it->path) < 0)
+		return sbx_errf(c->err, ENOMEM, "mount view");
 	return rc;
 }
 
@@ -401,9 +415,13 @@ static int hide_file(struct mctx *c, struct mitem *it, int tgt)
  * point may be created on the host). */
 static int apply_hide(struct mctx *c, struct mitem *it)
 {
+	const struct mdone *anc = deepest(c, it->path);
 	char buf[32];
 	int tgt, rc;
 
+	if (anc && (anc->kind == D_RW || anc->kind == D_MID) &&
+	    pin_parents(c, anc->len, it) < 0)
+		return -1;
 	if (it->src < 0)
 		return 0;
 	tgt = sbx_mnt_target(c, it->path, 0, 0);
@@ -427,16 +445,40 @@ static int apply_hide(struct mctx *c, struct mitem *it)
 	return sbx_mnt_record(c, it->path, D_TMPFS_RO);
 }
 
+/*
+ * RES-01: pages of a tmpfs are not in anyone's address space, so
+ * RLIMIT_AS does not see them, and the kernel's default size is half of
+ * the RAM.  The private /tmp holds at most limits.memory (never more than
+ * that default), so a command cannot fill the machine's memory through it.
+ */
+uint64_t sbx_tmp_size(const struct sbx_policy *p)
+{
+	struct sysinfo si;
+	uint64_t half = 0;
+
+	if (sysinfo(&si) == 0)
+		half = (uint64_t)si.totalram * si.mem_unit / 2;
+	if (!p->limits.memory || (half && p->limits.memory > half))
+		return half;
+	return p->limits.memory;
+}
+
 static int apply_tmp(struct mctx *c, const struct mitem *it)
 {
-	char buf[32];
+	char buf[32], opts[64];
 	int tgt = sbx_mnt_target(c, it->path, 1, 1), rc;
+	uint64_t size = sbx_tmp_size(c->l->pol);
 
 	if (tgt < 0)
 		return sbx_errf(c->err, errno, "mount view: private '%s'",
 				it->path);
+	if (size)
+		snprintf(opts, sizeof opts, "mode=1777,size=%llu",
+			 (unsigned long long)size);
+	else
+		snprintf(opts, sizeof opts, "mode=1777");
 	rc = mount("tmpfs", sbx_mnt_fdpath(tgt, buf), "tmpfs",
-		   MS_NOSUID | MS_NODEV, "mode=1777");
+		   MS_NOSUID | MS_NODEV, opts);
 	sbx_mnt_close(tgt);
 	if (rc < 0)
 		return sbx_errf(c->err, errno, "mount view: private '%s'",

@@ -94,6 +94,10 @@ int sbx_mnt_bind(int src, int tgt);
  * kernel lacks the new mount API, -1 error with errno. */
 int sbx_mnt_bind_ro(int src, int tgt);
 
+/* A read-only bind of src onto tgt (path: tgt's name, for kernels
+ * before 5.12).  0, or -1 with errno. */
+int sbx_mnt_ro_onto(int src, int tgt, const char *path);
+
 /* --------------------------------------------------------- mounts.c */
 
 /* Remember a mount we made at path. */

@@ -14,6 +14,7 @@ struct plan {
 	int full; /* full mode, else landlock-only */
 	int abi; /* Landlock ABI in use, 0 if none */
 	int sc; /* seccomp available */
+	int pidmax; /* pid_max per pid namespace (Linux 6.14) */
 };
 
 struct cell {
@@ -25,15 +26,21 @@ struct cell {
 
 static struct cell row_hidden(const struct plan *c)
 {
+	if (c->full && !c->abi)
+		return CELL(SBX_ENF_PARTIAL,
+			    "mount namespace: empty tmpfs or /dev/null over "
+			    "each; without Landlock a secret created, or "
+			    "replaced by rename, during the run is readable");
 	if (c->full)
-		return CELL(
-			SBX_ENF_KERNEL,
-			c->abi ? "mount namespace: empty tmpfs or "
-				 "/dev/null over each; Landlock grants nothing there"
-			       : "mount namespace: empty tmpfs or /dev/null over each");
+		return CELL(SBX_ENF_KERNEL,
+			    "mount namespace: empty tmpfs or /dev/null over "
+			    "each, and Landlock grants nothing along the way: "
+			    "one created or replaced during the run stays "
+			    "unreadable");
 	return CELL(SBX_ENF_KERNEL,
-		    "Landlock: nothing granted there; the directories"
-		    " above them cannot be listed");
+		    "Landlock: nothing granted there, whether it exists "
+		    "at launch or appears later; the directories above them "
+		    "cannot be listed");
 }
 
 static struct cell row_hidden_meta(const struct plan *c)
@@ -83,14 +90,21 @@ static struct cell row_writable(const struct plan *c)
 static struct cell row_protect(const struct plan *c)
 {
 	if (c->full)
-		return CELL(SBX_ENF_PARTIAL,
-			    "read-only bind mounts for the ones that "
-			    "exist at launch; created later or in nested "
-			    "repositories/submodules: not enforced, reported "
-			    "at exit");
+		return CELL(
+			SBX_ENF_PARTIAL,
+			"read-only bind mounts for the ones that exist at "
+			"launch (git's commondir, worktrees, submodules and "
+			"include files too), kept for the whole run: one a "
+			"program outside replaces is made read-only again "
+			"by pid 1 and named in the run's warnings, but a "
+			"sandboxed process may write it in the moment "
+			"between, or write the lock file the host renames "
+			"over it; created later, or in repositories created "
+			"during the run: not enforced, reported at exit");
 	return CELL(SBX_ENF_ADVISORY,
 		    "shim only: Landlock cannot make a read-only "
-		    "hole in a writable tree; created later: reported at exit");
+		    "hole in a writable tree; created later, or in "
+		    "repositories created during the run: reported at exit");
 }
 
 static struct cell row_devices(const struct plan *c)
@@ -100,24 +114,45 @@ static struct cell row_devices(const struct plan *c)
 			    "minimal /dev with a private devpts and "
 			    "/dev/shm; ipc namespace for SysV IPC");
 	return CELL(SBX_ENF_KERNEL,
-		    "Landlock: /dev/pts (but the command's own "
-		    "terminal) and /dev/shm hidden; seccomp refuses SysV IPC");
+		    "Landlock: /dev hidden but null, zero, full, random, "
+		    "urandom, tty and the command's own terminal; seccomp "
+		    "refuses SysV IPC");
 }
 
 static struct cell row_nproc(const struct plan *c)
 {
 	if (c->p->limits.nproc == 0)
 		return CELL(SBX_ENF_NONE, "limits.nproc is 0");
+	if (c->full && c->pidmax)
+		return CELL(SBX_ENF_KERNEL,
+			    "the pid namespace's own pid_max: at most "
+			    "limits.nproc processes and threads, for root "
+			    "too; and RLIMIT_NPROC");
 	return CELL(SBX_ENF_PARTIAL,
-		    "RLIMIT_NPROC; the kernel exempts a caller "
-		    "running as root (uid 0): the timeout still ends a fork "
-		    "bomb");
+		    "RLIMIT_NPROC (every process of the uid counts); the "
+		    "kernel exempts a caller running as root (uid 0): the "
+		    "timeout still ends a fork bomb");
+}
+
+static struct cell row_memory(const struct plan *c)
+{
+	if (c->p->limits.memory == 0)
+		return CELL(SBX_ENF_NONE, "limits.memory is 0");
+	if (c->full)
+		return CELL(SBX_ENF_KERNEL,
+			    "RLIMIT_AS per process; the private /tmp is a "
+			    "tmpfs of at most limits.memory");
+	return CELL(SBX_ENF_PARTIAL,
+		    "RLIMIT_AS per process; the host's /tmp and "
+		    "/dev/shm are not counted");
 }
 
 static struct cell row_tmp(const struct plan *c)
 {
 	if (c->full)
-		return CELL(SBX_ENF_KERNEL, "tmpfs in the mount namespace");
+		return CELL(SBX_ENF_KERNEL,
+			    "tmpfs in the mount namespace, at most "
+			    "limits.memory (or half the RAM)");
 	return CELL(SBX_ENF_NONE,
 		    "the host's /tmp is shared, with its sockets");
 }
@@ -143,7 +178,15 @@ static struct cell row_net_closed(const struct plan *c)
 static struct cell row_net(const struct plan *c)
 {
 	switch (c->p->net) {
-	case SBX_NET_OFF: return row_net_closed(c);
+	case SBX_NET_OFF:
+		if (c->full)
+			return CELL(SBX_ENF_KERNEL,
+				    c->sc ? "private network namespace with "
+					    "no interface up; seccomp: only "
+					    "AF_UNIX sockets"
+					  : "private network namespace with "
+					    "no interface up");
+		return row_net_closed(c);
 	case SBX_NET_LOOPBACK:
 		if (c->full)
 			return CELL(SBX_ENF_KERNEL,
@@ -186,19 +229,36 @@ static struct cell row_unix_path(const struct plan *c)
 
 static struct cell row_unix_abstract(const struct plan *c)
 {
-	int netns = c->full && (c->p->net == SBX_NET_LOOPBACK ||
-				c->p->net == SBX_NET_FILTERED);
+	int netns = c->full && c->p->net != SBX_NET_ON;
 
+	if (netns)
+		return CELL(SBX_ENF_KERNEL,
+			    c->abi >= 6 ? "private network namespace + "
+					  "Landlock abstract-socket scope"
+					: "private network namespace");
 	if (c->abi >= 6)
 		return CELL(SBX_ENF_PARTIAL,
 			    "Landlock abstract-socket scope: the "
 			    "sandbox cannot connect out; without a network "
 			    "namespace a name it binds is visible outside");
-	if (netns)
-		return CELL(SBX_ENF_KERNEL, "private network namespace");
 	return CELL(SBX_ENF_NONE,
 		    "X11 and D-Bus abstract sockets are reachable; "
 		    "needs Landlock ABI 6");
+}
+
+static struct cell row_proc_net(const struct plan *c)
+{
+	if (c->p->net == SBX_NET_ON)
+		return CELL(SBX_ENF_NONE,
+			    "network on: the host's network namespace, "
+			    "its sockets listed in /proc/net");
+	if (c->full)
+		return CELL(SBX_ENF_KERNEL,
+			    "private network namespace: /proc/net lists "
+			    "only the sandbox's own");
+	return CELL(SBX_ENF_NONE,
+		    "no network namespace: /proc/net/unix and /proc/net/tcp "
+		    "list the host's sockets and connections");
 }
 
 static struct cell row_signals(const struct plan *c)
@@ -318,9 +378,11 @@ static const struct plan_row {
 	{ "private /tmp", row_tmp },
 	{ "other terminals, shared memory, SysV IPC", row_devices },
 	{ "process count (fork bombs)", row_nproc },
+	{ "memory", row_memory },
 	{ "network", row_net },
 	{ "pathname unix sockets", row_unix_path },
 	{ "abstract unix sockets", row_unix_abstract },
+	{ "the host's sockets and connections (/proc/net)", row_proc_net },
 	{ "signals to outside processes", row_signals },
 	{ "ptrace/memory of outside processes", row_ptrace },
 	{ "/proc of outside processes", row_proc },
@@ -377,10 +439,16 @@ static void plan_notes(struct sbx_plan *out, const struct plan *c,
 		     "landlock-only mode; only the seccomp socket filter "
 		     "would hold",
 		     c->abi, sbx_net_name(c->p->net));
-	if (!c->full && plan_hide_in_rw(c->p))
+	if (c->abi && plan_hide_in_rw(c->p))
 		note(out, "directories on the way to a hidden path "
-			  "inside a writable root accept no new entries in "
-			  "landlock-only mode");
+			  "inside a writable root accept no new entries "
+			  "(Landlock cannot grant new files there without "
+			  "granting a secret that appears later)");
+	if (c->abi)
+		note(out, "entries created during the run, by the host or "
+			  "by the command, in a directory on the way to a "
+			  "hidden path (your home) are not readable inside "
+			  "until the next run");
 }
 
 void sbx_linux_plan(const struct sbx_policy *p, enum sbx_kmode mode,
@@ -394,6 +462,7 @@ void sbx_linux_plan(const struct sbx_policy *p, enum sbx_kmode mode,
 	/* Without a probe assume the least the mode can run with. */
 	c.abi = f ? f->landlock_abi : !c.full;
 	c.sc = f ? f->seccomp : 1;
+	c.pidmax = sbx_pidns_has_pid_max();
 	snprintf(out->head, sizeof out->head,
 		 "mode %s; Landlock ABI %d; seccomp %s; user namespaces %s",
 		 c.full ? "full" : "landlock-only", c.abi, c.sc ? "yes" : "no",

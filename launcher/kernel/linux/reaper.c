@@ -5,12 +5,16 @@
  * and, without a pid namespace, takes the rest of the tree down with it.
  */
 #include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/signalfd.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "spawn.h"
+#include "watch.h"
 
 int sbx_exit_code(int st)
 {
@@ -46,6 +50,34 @@ void sbx_waited_signals(sigset_t *set)
  * inherited from the supervisor.  Terminal-generated ones (SI_KERNEL) are
  * not forwarded: the supervisor forwards those itself, or with keep_tty
  * the command got them from the terminal directly. */
+/* The next of the signals in set.  While pid 1 watches protected paths
+ * (watch.c), it also waits for the mount table to change, and handles
+ * that in between. */
+static int next_signal(const sigset_t *set, siginfo_t *si)
+{
+	static int sfd = -1;
+	struct signalfd_siginfo ss;
+	struct pollfd pf[2];
+
+	if (!sbx_watching())
+		return sigwaitinfo(set, si);
+	if (sfd < 0 && (sfd = signalfd(-1, set, SFD_CLOEXEC)) < 0)
+		return sigwaitinfo(set, si);
+	pf[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+	pf[1] = (struct pollfd){ .fd = sbx_watch_fd(), .events = POLLPRI };
+	if (poll(pf, 2, -1) < 0)
+		return -1;
+	if (pf[1].revents)
+		sbx_watch_events();
+	if (!(pf[0].revents & POLLIN) ||
+	    read(sfd, &ss, sizeof ss) != (ssize_t)sizeof ss)
+		return -1;
+	memset(si, 0, sizeof *si);
+	si->si_signo = (int)ss.ssi_signo;
+	si->si_code = ss.ssi_code;
+	return si->si_signo;
+}
+
 static void __attribute__((noreturn))
 reaper_loop(const struct sup *s, pid_t cmd, int keeper)
 {
@@ -58,7 +90,7 @@ reaper_loop(const struct sup *s, pid_t cmd, int keeper)
 	if (keeper)
 		sigaddset(&set, SIGUSR2);
 	for (;;) {
-		if (sigwaitinfo(&set, &si) < 0)
+		if (next_signal(&set, &si) < 0)
 			continue;
 		if (keeper &&
 		    (si.si_signo == SIGUSR2 || getppid() != s->self)) {
