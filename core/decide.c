@@ -162,6 +162,9 @@ struct sbx_path_decision sbx_decide_failure(const struct sbx_cpol *v,
 	d = sbx_decide_path(v, &q); /* chk 0: no suffix, no size */
 	if (d.verdict == SBX_DENY_READONLY && err == ENOENT)
 		d.verdict = SBX_ALLOW;
+	/* hidden, but missing at launch: nothing was kept from anyone */
+	if (d.verdict == SBX_DENY_HIDDEN && (d.rule->flags & SBX_RF_GONE))
+		d.verdict = SBX_ALLOW;
 	d.app = 0;
 	return d;
 }
