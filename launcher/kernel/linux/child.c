@@ -529,16 +529,26 @@ void sbx_pid1_setup(const struct sup *s)
 {
 	const struct sbx_policy *p = s->l->pol;
 	struct sbx_err e;
-	int w;
+	int w, view;
 
 	sbx_landlock_survey(p);
-	if (sbx_mounts_setup(s->l, &e) < 0)
+	view = sbx_mounts_setup(s->l, &e);
+	if (view < 0)
 		sbx_layer_failed(s, "mount namespace", &e);
+	if (view == 1) /* the host's /proc, read-only (fallback = warn) */
+		sbx_chan_say(
+			s->chan[1], MSG_WARN,
+			"weaker sandbox (fallback = warn): the host's /proc "
+			"instead of a fresh one (the process list and "
+			"command lines of outside processes are visible; "
+			"their memory and environment are not; the process "
+			"count is held by RLIMIT_NPROC alone): %s",
+			sbx_proc_masked_fix);
 	if (p->net == SBX_NET_OFF && private_net(&e) < 0)
 		sbx_layer_failed(s, "network namespace", &e);
 	if (p->net == SBX_NET_LOOPBACK && lo_up(&e) < 0)
 		sbx_layer_failed(s, "loopback network", &e);
-	if (pid_limit(p->limits.nproc, &e) < 0)
+	if (view != 1 && pid_limit(p->limits.nproc, &e) < 0)
 		sbx_layer_failed(s, "process limit", &e);
 	/* TIME-03: protected paths the host may replace stay read-only;
 	 * pid 1 then keeps what mounting again and looking at the sandbox's

@@ -692,16 +692,17 @@ static void ctx_free(struct mctx *c)
 int sbx_mounts_setup(const struct sbx_launch *l, struct sbx_err *err)
 {
 	struct mctx c = { .l = l, .err = err };
-	int rc = -1;
+	int rc = -1, proc;
 
 	if (make_private(&c) < 0 || collect_rules(&c) < 0 ||
 	    collect_extras(&c) < 0)
 		goto out;
 	qsort(c.items, c.nitems, sizeof *c.items, item_cmp);
 	if (pin_items(&c) < 0 || make_readonly(&c) < 0 || apply_items(&c) < 0 ||
-	    sbx_mnt_dev(&c) < 0 || sbx_mnt_proc(&c) < 0 || seal(&c) < 0)
+	    sbx_mnt_dev(&c) < 0 || (proc = sbx_mnt_proc(&c)) < 0 ||
+	    seal(&c) < 0)
 		goto out;
-	rc = 0;
+	rc = proc;
 out:
 	ctx_free(&c); /* the pinned host descriptors must not reach the
 			 * command (LCH-02) */
