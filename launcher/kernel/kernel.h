@@ -142,8 +142,9 @@ struct sbx_backend {
 	/* Is a run in mode weaker than the strongest sandbox this backend
 	 * makes (asked: the mode the caller named, SBX_KMODE_AUTO if none)?
 	 * 1 with why: one line, why, what is weaker, and the fix. */
-	int (*weaker)(enum sbx_kmode asked, enum sbx_kmode mode,
-		      const struct sbx_features *f, char *why, size_t n);
+	int (*weaker)(const struct sbx_policy *p, enum sbx_kmode asked,
+		      enum sbx_kmode mode, const struct sbx_features *f,
+		      char *why, size_t n);
 	/* "full", "landlock-only". */
 	const char *(*mode_name)(enum sbx_kmode mode);
 

@@ -259,7 +259,7 @@ static int pick_mode(struct run_ctx *c, struct sbx_err *err)
 	if (c->b->resolve(c->s->mode, c->feat, &c->mode, err) < 0 ||
 	    c->b->check(p, c->mode, err) < 0)
 		return SBX_E_KERNEL;
-	if (!c->b->weaker(c->s->mode, c->mode, c->feat, why, sizeof why))
+	if (!c->b->weaker(p, c->s->mode, c->mode, c->feat, why, sizeof why))
 		return SBX_OK;
 	if (p->fallback != SBX_FALLBACK_WARN) {
 		sbx_errf(err, 0,

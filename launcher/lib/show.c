@@ -178,7 +178,7 @@ static int show_mode(struct sbx_text *t, const sbx_t *s, enum sbx_kmode asked,
 		sbx_text_add(t, "mode: none: %s\n", err.msg);
 		return -1;
 	}
-	if (!b->weaker(asked, *mode, f, why, sizeof why)) {
+	if (!b->weaker(s ? &s->pol : NULL, asked, *mode, f, why, sizeof why)) {
 		sbx_text_add(t, "mode: %s\n", b->mode_name(*mode));
 		return 0;
 	}

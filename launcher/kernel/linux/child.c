@@ -99,6 +99,39 @@ void sbx_layer_failed(const struct sup *s, const char *layer,
 	_exit(125);
 }
 
+/*
+ * Landlock, in the command's process.  A run weaker than full mode was
+ * accepted (fallback = warn) and said before launch: full mode without
+ * Landlock goes on without it, landlock-only mode whose Landlock has no
+ * TCP rules leaves network = off to seccomp's socket filter.  But
+ * landlock-only mode without Landlock has no filesystem boundary at all:
+ * nothing runs, whatever the fallback.
+ */
+static void apply_landlock(const struct sup *s)
+{
+	const struct sbx_launch *l = s->l;
+	int abi = l->feat ? l->feat->landlock_abi : 0;
+	struct sbx_policy open_net;
+	struct sbx_err e;
+
+	if (s->mode == SBX_KMODE_FULL && abi < 1 && l->warn_missing)
+		return;
+	if (sbx_landlock_apply(l->pol, s->mode, abi, &e) == 0)
+		return;
+	if (s->mode == SBX_KMODE_LANDLOCK && l->warn_missing && abi >= 1 &&
+	    l->pol->net == SBX_NET_OFF) {
+		open_net = *l->pol; /* read only: a shallow copy */
+		open_net.net = SBX_NET_ON;
+		if (sbx_landlock_apply(&open_net, s->mode, abi, &e) == 0)
+			return;
+	}
+	if (s->mode == SBX_KMODE_LANDLOCK) {
+		sbx_chan_say(s->chan[1], MSG_FAIL, "Landlock: %s", e.msg);
+		_exit(125);
+	}
+	sbx_layer_failed(s, "Landlock", &e);
+}
+
 static int close_span(unsigned lo, unsigned hi)
 {
 	long max;
@@ -433,9 +466,7 @@ void sbx_cmd_main(const struct sup *s)
 			     l->workdir);
 		_exit(125);
 	}
-	if (sbx_landlock_apply(l->pol, s->mode,
-			       l->feat ? l->feat->landlock_abi : 0, &e) < 0)
-		sbx_layer_failed(s, "Landlock", &e);
+	apply_landlock(s);
 	report_socket(s);
 	if (cloexec_all() < 0) {
 		sbx_chan_say(s->chan[1], MSG_FAIL, "close descriptors: %m");
@@ -533,6 +564,10 @@ void sbx_pid1_setup(const struct sup *s)
 
 	sbx_landlock_survey(p);
 	view = sbx_mounts_setup(s->l, &e);
+	if (view == -2) { /* refused late: SBX_LAUNCH_RETRY */
+		sbx_chan_put(s->chan[1], MSG_FAIL, 1, e.msg);
+		_exit(125);
+	}
 	if (view < 0)
 		sbx_layer_failed(s, "mount namespace", &e);
 	if (view == 1) /* the host's /proc, read-only (fallback = warn) */

@@ -331,6 +331,15 @@ static void uns_explain(const struct uns_result *r, char *why, size_t n)
 			 max);
 	else if (aa == 1)
 		uns_explain_apparmor(why, n);
+	else if (r->step == UNS_MOUNT)
+		snprintf(why, n,
+			 "user namespaces are created but mounts in them are "
+			 "refused (%s): an LSM (AppArmor, SELinux) or a "
+			 "seccomp filter on mount(2)%s; fix: allow mount in "
+			 "new user namespaces there, or run sbxrun --mode "
+			 "landlock-only",
+			 strerror(r->err),
+			 ct ? ", the container runtime's" : "");
 	else if (r->step == UNS_UNSHARE && r->err == EPERM &&
 		 under_seccomp_filter())
 		snprintf(why, n,
@@ -483,8 +492,9 @@ __attribute__((format(printf, 3, 4))) static void add(char *buf, size_t n,
 	va_end(ap);
 }
 
-int sbx_mode_weaker(enum sbx_kmode asked, enum sbx_kmode mode,
-		    const struct sbx_features *f, char *why, size_t n)
+int sbx_mode_weaker(const struct sbx_policy *p, enum sbx_kmode asked,
+		    enum sbx_kmode mode, const struct sbx_features *f,
+		    char *why, size_t n)
 {
 	why[0] = '\0';
 	if (mode == SBX_KMODE_LANDLOCK && asked != SBX_KMODE_LANDLOCK)
@@ -499,6 +509,13 @@ int sbx_mode_weaker(enum sbx_kmode asked, enum sbx_kmode mode,
 		    "no Landlock (%s): a secret created or renamed into "
 		    "place during the run is readable; ",
 		    f->landlock_why);
+	if (mode == SBX_KMODE_LANDLOCK && f->landlock_abi >= 1 &&
+	    f->landlock_abi < 4 && p->net == SBX_NET_OFF)
+		add(why, n,
+		    "network = off is held by the seccomp socket filter "
+		    "alone (Landlock ABI %d has no TCP rules; fix: Linux 6.7 "
+		    "or later); ",
+		    f->landlock_abi);
 	if (!f->seccomp)
 		add(why, n,
 		    "no seccomp filters: nested namespaces, ptrace, "

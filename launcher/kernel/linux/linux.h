@@ -43,8 +43,9 @@ struct sbx_features {
  * with a fresh /proc, Landlock and seccomp)?  1 with why filled: one line
  * saying why, what is weaker and the fix.  asked: the mode the caller
  * named (SBX_KMODE_AUTO: none), which is not weaker than itself. */
-int sbx_mode_weaker(enum sbx_kmode asked, enum sbx_kmode mode,
-		    const struct sbx_features *f, char *why, size_t n);
+int sbx_mode_weaker(const struct sbx_policy *p, enum sbx_kmode asked,
+		    enum sbx_kmode mode, const struct sbx_features *f,
+		    char *why, size_t n);
 
 /* The fix for a /proc the kernel will not mount afresh (mount_dev.c). */
 extern const char sbx_proc_masked_fix[];
@@ -72,7 +73,9 @@ int sbx_linux_launch(struct sbx_launch *l, struct sbx_exit *x,
 /* The layers, each usable alone (called in the child, single-threaded,
  * before exec).  All return 0 or -1 with err. */
 /* 0, or 1: set up with the host's /proc (weaker_ok, a fresh one was
- * refused); -1 with err. */
+ * refused); -1 with err; -2 with err: the kernel refused the first mount
+ * in the new user namespace, nothing changed (the mode may be picked
+ * again). */
 int sbx_mounts_setup(const struct sbx_launch *l, struct sbx_err *err);
 int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode, int abi,
 		       struct sbx_err *err);
