@@ -433,6 +433,15 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	l.output_ctx = &col;
 	l.on_warning = on_warning;
 	l.warning_ctx = c;
+	if (sbx_check_start(&l, c->b->cpol_flags(c->mode), on_start_refused,
+			    res)) {
+		/* an exec deny rule names the command: as the shim refuses
+		 * it inside, with EACCES, before anything runs */
+		res->exit_code = res->status = 126;
+		res->exec_errno = EACCES;
+		sbx_env_free(&env);
+		return 0;
+	}
 	r = c->b->launch(&l, &x, err);
 	if (r == 0) {
 		res->exit_code = x.code;
