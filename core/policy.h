@@ -144,6 +144,8 @@ struct sbx_policy {
 	struct sbx_strv env_keep, env_drop; /* fnmatch patterns */
 	struct sbx_limits limits;
 	enum sbx_fallback fallback;
+	int inject_tool; /* inject = "tool": sbxrun-sh never sandboxes */
+	struct sbx_src inject_src; /* a recipe alone, only a whole tool */
 	enum sbx_kmode kmode;
 	char *profile; /* name of the profile in force */
 

@@ -176,6 +176,10 @@ struct sbx_backend {
 	void (*layers)(const struct sbx_policy *p, enum sbx_kmode mode,
 		       const struct sbx_features *f, char *buf, size_t n);
 
+	/* 1 when the calling process runs inside a sandbox this backend
+	 * made, by the kernel's word (not the environment's), else 0. */
+	int (*inside)(void);
+
 	/* --status: one line per kernel feature; returns how many. */
 	size_t (*feature_lines)(const struct sbx_features *f,
 				struct sbx_feature_line *v, size_t max);

@@ -2,15 +2,18 @@
  * backend.c - the Linux backend as the library sees it (kernel.h): the
  * small decisions that depend on the mode, and the table of entry points.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cpol.h"
+#include "inside.h"
 #include "linux.h"
 #include "proxy.h"
 
@@ -161,6 +164,17 @@ static size_t linux_feature_lines(const struct sbx_features *f,
 	return 3;
 }
 
+/* The sandbox's seccomp filter answers its own prctl (inside.h). */
+static int linux_inside(void)
+{
+	int e = errno, r;
+
+	r = prctl(SBX_PRCTL_INSIDE, 0, 0, 0, 0) < 0 &&
+	    errno == SBX_INSIDE_ERRNO;
+	errno = e;
+	return r;
+}
+
 static const struct sbx_backend linux_backend = {
 	.name = "linux",
 	.probe = linux_probe,
@@ -175,6 +189,7 @@ static const struct sbx_backend linux_backend = {
 	.report_addr = linux_report_addr,
 	.launch = sbx_linux_launch,
 	.layers = linux_layers,
+	.inside = linux_inside,
 	.feature_lines = linux_feature_lines,
 	.plan = sbx_linux_plan,
 };
