@@ -30,6 +30,7 @@
 #include <linux/securebits.h>
 
 #include "compat.h"
+#include "proxy.h"
 #include "spawn.h"
 #include "watch.h"
 
@@ -57,8 +58,9 @@ void sbx_chan_say(int fd, int kind, const char *fmt, ...)
 	sbx_chan_put(fd, kind, 0, text);
 }
 
-/* The bound report socket goes to the supervisor as SCM_RIGHTS. */
-static int chan_send_fd(int chan, int fd)
+/* The bound report socket (MSG_REPORT) and the proxy's listening socket
+ * (MSG_NETPROXY) go to the supervisor as SCM_RIGHTS. */
+static int chan_send_fd(int chan, int kind, int fd)
 {
 	union {
 		struct cmsghdr h;
@@ -76,7 +78,7 @@ static int chan_send_fd(int chan, int fd)
 
 	memset(&m, 0, sizeof m);
 	memset(&u, 0, sizeof u);
-	m.kind = MSG_REPORT;
+	m.kind = kind;
 	c = CMSG_FIRSTHDR(&mh);
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
@@ -360,7 +362,7 @@ static void report_socket(const struct sup *s)
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0 ||
-	    chan_send_fd(s->chan[1], fd) < 0)
+	    chan_send_fd(s->chan[1], MSG_REPORT, fd) < 0)
 		sbx_chan_say(s->chan[1], MSG_WARN,
 			     "the refusal report channel "
 			     "is not available: %m");
@@ -552,6 +554,38 @@ static int pid_limit(uint64_t nproc, struct sbx_err *e)
 	return 1;
 }
 
+/*
+ * network = filtered, full mode: the namespace has only its loopback; the
+ * proxy's listening socket is made here, on it, and handed to the
+ * supervisor, which serves it from the host's namespace (no bridge
+ * process).  The command finds it at 127.0.0.1:SBX_PROXY_PORT.
+ */
+static int proxy_socket(const struct sup *s, struct sbx_err *e)
+{
+	int fd;
+
+	if (lo_up(e) < 0)
+		return -1;
+	fd = sbx_proxy_listen("127.0.0.1", SBX_PROXY_PORT, NULL, e);
+	if (fd < 0)
+		return -1;
+	if (chan_send_fd(s->chan[1], MSG_NETPROXY, fd) < 0) {
+		sbx_errf(e, errno, "hand-off to the supervisor");
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* No fallback: without its proxy the filtered network is no network. */
+static void fail_closed(const struct sup *s, const char *layer,
+			const struct sbx_err *e)
+{
+	sbx_chan_say(s->chan[1], MSG_FAIL, "%s: %s", layer, e->msg);
+	_exit(125);
+}
+
 /* pid 1 of full mode, before it forks the command: the mount view, its
  * own network namespace or the loopback interface of the one it was
  * given, the pid limit, and then no capabilities (pid 1 needs none of
@@ -583,6 +617,8 @@ void sbx_pid1_setup(const struct sup *s)
 		sbx_layer_failed(s, "network namespace", &e);
 	if (p->net == SBX_NET_LOOPBACK && lo_up(&e) < 0)
 		sbx_layer_failed(s, "loopback network", &e);
+	if (p->net == SBX_NET_FILTERED && proxy_socket(s, &e) < 0)
+		fail_closed(s, "network proxy", &e);
 	if (view != 1 && pid_limit(p->limits.nproc, &e) < 0)
 		sbx_layer_failed(s, "process limit", &e);
 	/* TIME-03: protected paths the host may replace stay read-only;
