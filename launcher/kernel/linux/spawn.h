@@ -54,6 +54,7 @@ enum {
 	MSG_EXEC, /* val: errno of the failed exec */
 	MSG_STATUS, /* val: the command's wait status, from pid 1 */
 	MSG_REPORT, /* SCM_RIGHTS: the bound report socket */
+	MSG_NOTIF, /* SCM_RIGHTS: the seccomp listener (notif.c) */
 };
 
 struct chan_msg {
@@ -65,7 +66,9 @@ struct chan_msg {
 /* The supervisor's poll set, one fixed slot each; -1 = inactive. */
 /* P_CHILD is a pidfd of our child: SIGCHLD is process-directed, and with
  * sbx_run() in several threads another thread's signalfd may take it. */
-enum { P_SIG, P_CHAN, P_REPORT, P_IN, P_OUT, P_ERR, P_CHILD, P_N };
+enum { P_SIG, P_CHAN, P_REPORT, P_IN, P_OUT, P_ERR, P_CHILD, P_NOTIF, P_N };
+
+struct sbx_notif;
 
 /* One launch.  The children get a copy (fork) and only read it. */
 struct sup {
@@ -90,6 +93,7 @@ struct sup {
 	int failed, clone_failed, exec_errno, timed_out;
 	size_t in_off;
 	uint64_t t0, t_end, deadline;
+	struct sbx_notif *notif; /* the listener's state, notif.c */
 };
 
 /* ----------------------------------------------------------- child.c */
@@ -118,6 +122,13 @@ int sbx_exit_code(int st);
 void sbx_waited_signals(sigset_t *set);
 void sbx_pid1_main(const struct sup *s) __attribute__((noreturn));
 void sbx_keeper_main(const struct sup *s) __attribute__((noreturn));
+
+/* ----------------------------------------------------------- notif.c */
+
+/* Answer and explain every notification waiting on fd[P_NOTIF]; 0 when
+ * none was.  Never lets a call through. */
+int sbx_notif_serve(struct sup *s);
+void sbx_notif_free(struct sup *s);
 
 /* -------------------------------------------------------- proctree.c */
 
