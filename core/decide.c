@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
@@ -167,8 +168,8 @@ struct sbx_path_decision sbx_decide_failure(const struct sbx_cpol *v,
 
 /* ------------------------------------------------------------ programs */
 
-const struct sbx_cpol_exec *
-sbx_decide_exec(const struct sbx_cpol *v, const char *path, char *const argv[])
+static const struct sbx_cpol_exec *
+exec_rule(const struct sbx_cpol *v, const char *path, char *const argv[])
 {
 	for (uint32_t i = 0; v->hdr && i < v->hdr->nexec; i++) {
 		const struct sbx_cpol_exec *e = &v->exec[i];
@@ -181,6 +182,186 @@ sbx_decide_exec(const struct sbx_cpol *v, const char *path, char *const argv[])
 			return e;
 	}
 	return NULL;
+}
+
+/* Is either name that of program (a glob over the basename)? */
+static int named(const char *path, const char *argv0, const char *glob)
+{
+	return (path && sbx_glob(glob, sbx_basename(path))) ||
+	       (argv0 && sbx_glob(glob, sbx_basename(argv0)));
+}
+
+static int is_loader(const char *path, const char *argv0)
+{
+	return named(path, argv0, "ld-linux*.so*") ||
+	       named(path, argv0, "ld64.so*") ||
+	       named(path, argv0, "ld-musl-*.so*") ||
+	       named(path, argv0, "ld.so") ||
+	       named(path, argv0, "ld-[0-9]*.so");
+}
+
+/* glibc's ld.so options that take the next argument, and those that
+ * make it run nothing (ldd's --verify, --list). */
+static int loader_opt(const char *a)
+{
+	static const char *const witharg[] = {
+		"--library-path",
+		"--inhibit-rpath",
+		"--audit",
+		"--preload",
+		"--argv0",
+		"--glibc-hwcaps-prefix",
+		"--glibc-hwcaps-mask",
+	};
+
+	for (size_t i = 0; i < sizeof(witharg) / sizeof(witharg[0]); i++)
+		if (!strcmp(a, witharg[i]))
+			return 1;
+	return strchr(a, '=') || !strcmp(a, "--inhibit-cache") ? 0 : -1;
+}
+
+size_t sbx_exec_runs(const char *path, char *const argv[])
+{
+	if (!argv || !argv[0])
+		return 0;
+	if (is_loader(path, argv[0])) {
+		for (size_t i = 1; argv[i]; i++) {
+			int o;
+
+			if (!strcmp(argv[i], "--"))
+				return argv[i + 1] ? i + 1 : 0;
+			if (argv[i][0] != '-')
+				return i;
+			if ((o = loader_opt(argv[i])) < 0)
+				return 0;
+			if (o && !argv[++i])
+				return 0;
+		}
+		return 0;
+	}
+	if ((named(path, argv[0], "busybox*") ||
+	     named(path, argv[0], "toybox*")) &&
+	    argv[1] && argv[1][0] && argv[1][0] != '-')
+		return 1;
+	return 0;
+}
+
+/* The first recursive option of rm ("-r", "-fR", "--recursive") before
+ * "--", or NULL. */
+static const char *rm_recursive(char *const argv[])
+{
+	for (size_t i = 1; argv[i] && strcmp(argv[i], "--"); i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--recursive") ||
+		    (a[0] == '-' && a[1] != '-' && strpbrk(a + 1, "rR")))
+			return a;
+	}
+	return NULL;
+}
+
+#define ROOT_DIRS_MAX 4096
+
+/* Is name (a directory directly below "/") an operand of rm?  ops holds
+ * the operands' normalised names, each after its '/', NUL-ended. */
+static int rm_names(const char *ops, size_t n, const char *name)
+{
+	for (size_t o = 0; o < n; o += strlen(ops + o) + 1)
+		if (!strcmp(ops + o, name))
+			return 1;
+	return 0;
+}
+
+/* A recursive rm whose operands cover every directory directly below
+ * "/" (the shell expanded the glob of "rm -rf /"), and at least two: 1. */
+static int rm_covers_root(const struct sbx_exec_q *q, const char *path,
+			  char *const argv[])
+{
+	char ops[ROOT_DIRS_MAX], dirs[ROOT_DIRS_MAX], abs[PATH_MAX];
+	size_t nops = 0, ndirs, nop = 0, i = 1;
+	int dashdash = 0;
+
+	if (!q->root_dirs || !argv || !argv[0] || !named(path, argv[0], "rm") ||
+	    !rm_recursive(argv))
+		return 0;
+	for (; argv[i]; i++) {
+		size_t l;
+
+		if (!dashdash && !strcmp(argv[i], "--")) {
+			dashdash = 1;
+			continue;
+		}
+		if (!dashdash && argv[i][0] == '-' && argv[i][1])
+			continue;
+		if (sbx_path_lex(argv[i], q->cwd, abs, sizeof(abs)) < 0 ||
+		    strchr(abs + 1, '/') || !abs[1])
+			return 0; /* not directly below "/" */
+		l = strlen(abs + 1) + 1;
+		if (nops + l > sizeof(ops))
+			return 0;
+		memcpy(ops + nops, abs + 1, l);
+		nops += l;
+		nop++;
+	}
+	if (nop < 2 || !(ndirs = q->root_dirs(dirs, sizeof(dirs))))
+		return 0;
+	for (i = 0; i < ndirs && i < sizeof(dirs); i += strlen(dirs + i) + 1)
+		if (dirs[i] != '.' && !rm_names(ops, nops, dirs + i))
+			return 0;
+	return 1;
+}
+
+/* One program, not what it runs: its rules, then an expanded "rm -r /GLOB" as
+ * "rm -r /". */
+static const struct sbx_cpol_exec *exec_one(const struct sbx_cpol *v,
+					    const struct sbx_exec_q *q,
+					    const char *path,
+					    char *const argv[])
+{
+	const struct sbx_cpol_exec *x = exec_rule(v, path, argv);
+	char *as_root[4];
+
+	if (x || !rm_covers_root(q, path, argv))
+		return x;
+	as_root[0] = argv[0];
+	as_root[1] = (char *)rm_recursive(argv);
+	as_root[2] = (char *)"/";
+	as_root[3] = NULL;
+	return exec_rule(v, path, as_root);
+}
+
+const struct sbx_cpol_exec *sbx_decide_exec_q(const struct sbx_cpol *v,
+					      const struct sbx_exec_q *q,
+					      size_t *at)
+{
+	const char *path = q->path;
+	char *const *argv = q->argv;
+	size_t off = 0, k;
+
+	/* a loader running busybox running an applet: a few levels */
+	for (int depth = 0; depth < 4; depth++) {
+		const struct sbx_cpol_exec *x = exec_one(v, q, path, argv);
+
+		if (x) {
+			if (at)
+				*at = off;
+			return x;
+		}
+		if (!(k = sbx_exec_runs(path, argv)))
+			break;
+		off += k;
+		argv += k;
+		path = argv[0];
+	}
+	return NULL;
+}
+
+const struct sbx_cpol_exec *
+sbx_decide_exec(const struct sbx_cpol *v, const char *path, char *const argv[])
+{
+	struct sbx_exec_q q = { path, argv, NULL, NULL };
+
+	return sbx_decide_exec_q(v, &q, NULL);
 }
 
 /* ------------------------------------------------------------ network */

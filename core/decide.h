@@ -124,11 +124,41 @@ struct sbx_path_decision sbx_decide_failure(const struct sbx_cpol *v,
 
 /* ------------------------------------------------------------ programs */
 
-/* The exec deny rule that refuses this program, or NULL.  path is what
- * will run (absolute, or the bare name when not found), argv its
- * arguments (argv[0] as the caller gave it). */
+/*
+ * A program about to start.  path is what will run (absolute, or the
+ * bare name when not found), argv its arguments (argv[0] as the caller
+ * gave it).  cwd (absolute, or NULL) resolves relative arguments of rm;
+ * root_dirs, asked only for a recursive rm whose every operand is
+ * directly below "/", writes the names of the directories directly
+ * below "/" into buf, each ended by a NUL, and returns the bytes used (0:
+ * not known).
+ */
+struct sbx_exec_q {
+	const char *path;
+	char *const *argv;
+	const char *cwd;
+	size_t (*root_dirs)(char *buf, size_t sz);
+};
+
+/*
+ * The exec deny rule that refuses this program, or NULL.  A program is
+ * judged by what it runs too: the dynamic loader invoked directly
+ * ("/lib64/ld-linux-x86-64.so.2 /usr/bin/ssh") by the program it loads,
+ * a multi-call program ("busybox ssh") by its applet, and a recursive rm
+ * whose operands cover every directory directly below "/" (what the
+ * shell makes of "rm -rf /" followed by a star) as "rm -rf /".  *at
+ * (may be NULL) gets the index in argv of the program the rule refused
+ * (0: argv[0] itself).
+ */
+const struct sbx_cpol_exec *sbx_decide_exec_q(const struct sbx_cpol *v,
+					      const struct sbx_exec_q *q,
+					      size_t *at);
+/* Shorthand without cwd and root_dirs. */
 const struct sbx_cpol_exec *
 sbx_decide_exec(const struct sbx_cpol *v, const char *path, char *const argv[]);
+/* The index in argv of the program that argv[0] runs in its place (the
+ * loader's program, a multi-call program's applet), or 0 when none. */
+size_t sbx_exec_runs(const char *path, char *const argv[]);
 
 /* ------------------------------------------------------------ network */
 

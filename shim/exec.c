@@ -8,6 +8,7 @@
  * bare name is looked up in PATH here, on the stack, one stat per
  * candidate -- and only when the policy has exec rules at all.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -41,17 +42,71 @@ static const char *shown_name(const char *path, char *const argv[])
 	return argv && argv[0] && argv[0][0] ? argv[0] : path ? path : "?";
 }
 
+/* The directories directly below "/", for a recursive rm of them all:
+ * one getdents64 pass on the stack. */
+static size_t root_dirs(char *buf, size_t sz)
+{
+	char d[4096];
+	size_t used = 0;
+	long n;
+	int fd = sys_openat(AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	while ((n = syscall(SYS_getdents64, fd, d, sizeof(d))) > 0) {
+		for (long o = 0; o < n;) {
+			struct dirent64 *e = (struct dirent64 *)(d + o);
+			size_t l = strlen(e->d_name) + 1;
+
+			o += e->d_reclen;
+			if (e->d_type != DT_DIR)
+				continue;
+			if (used + l > sz) {
+				used = 0; /* too many to tell */
+				goto out;
+			}
+			memcpy(buf + used, e->d_name, l);
+			used += l;
+		}
+	}
+	if (n < 0)
+		used = 0;
+out:
+	sys_close(fd);
+	return used;
+}
+
+/* A path that is not there: the exec fails on its own (ENOENT), and a
+ * shell searching PATH tries the next directory; refusing each candidate
+ * would say the same thing once per PATH entry (stat only on a match). */
+static int absent(const char *abs)
+{
+	struct stat st;
+	int saved = errno, r;
+
+	if (!strchr(abs, '/'))
+		return 0;
+	r = sys_fstatat(AT_FDCWD, abs, &st, 0) < 0 && errno == ENOENT;
+	errno = saved;
+	return r;
+}
+
 static int check_resolved(const char *abs, const char *path, char *const argv[])
 {
 	const struct sbx_cpol_exec *e;
+	char cwd[PATH_MAX];
+	struct sbx_exec_q q = { abs, argv, NULL, root_dirs };
+	size_t at = 0;
 
 	if (shim_g.broken)
 		return refuse_broken(shown_name(path, argv));
-	e = sbx_decide_exec(&shim_g.pol, abs, argv);
-
-	if (!e)
+	if (shim_cwd_get(cwd, sizeof(cwd), 0) == 0)
+		q.cwd = cwd;
+	e = sbx_decide_exec_q(&shim_g.pol, &q, &at);
+	if (!e || (abs && absent(abs)))
 		return 0;
-	shim_explain_exec(shown_name(path, argv), abs ? abs : "", e);
+	shim_explain_exec(at ? argv[at] : shown_name(path, argv),
+			  abs ? abs : "", e);
 	return EACCES;
 }
 

@@ -154,7 +154,9 @@ void shim_explain_exec(const char *shown, const char *abs,
 	struct sbx_expl e;
 
 	sbx_explain_exec(&shim_g.pol, shown, x, 0, &e);
-	/* one message per program and rule */
+	/* one message per program as named and rule: a search through
+	 * PATH refused in several directories is one refusal */
 	shim_emit(&e, abs,
-		  shim_key(e.rule, abs) ^ (uint64_t)(x - shim_g.pol.exec));
+		  shim_key(e.rule, sbx_basename(shown)) ^
+			  (uint64_t)(x - shim_g.pol.exec));
 }

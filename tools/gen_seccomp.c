@@ -53,6 +53,7 @@
 #include <linux/filter.h>
 
 #include "compat.h"
+#include "inside.h"
 
 /* open_tree_attr(2) (6.15) is newer than libseccomp 2.5's table, and
  * like mount_setattr it reaches do_mount_setattr() without an LSM hook,
@@ -299,6 +300,13 @@ static const struct sc_rule sc_rules[] = {
 	  .cmp = { CMP(0, SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER, 0),
 		   CMP(1, SCMP_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER,
 		       SECCOMP_FILTER_FLAG_NEW_LISTENER) } },
+
+	/* The sandbox's own mark (inside.h): sbxrun-sh asks it to know
+	 * whether it already runs inside a sandbox. */
+	{ .nr = SCMP_SYS(prctl),
+	  .err = SBX_INSIDE_ERRNO,
+	  .ncmp = 1,
+	  .cmp = { CMP(0, SCMP_CMP_EQ, SBX_PRCTL_INSIDE, 0) } },
 
 	/* Set-uid and set-gid files, device nodes (PERS-01). */
 	SETID_BOTH(SETID, chmod, 1),

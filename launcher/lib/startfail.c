@@ -8,11 +8,13 @@
  *
  *   sbxrun: cannot run '/home/ada/.ssh/tool': hidden by the sandbox policy (secrets; rule ~/.ssh from .../default.conf:16); to allow: sbxrun --allow-read /home/ada/.ssh/tool
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cpol.h"
 #include "decide.h"
@@ -61,13 +63,16 @@ static int command_path(const struct sbx_policy *pol, const char *argv0,
 	}
 }
 
+static void put_record(const struct sbx_expl *e, const char *target,
+		       void (*rec)(void *ctx, const char **f), void *ctx);
+
 int sbx_explain_start(const struct sbx_launch *l, unsigned cflags, int err,
 		      void (*rec)(void *ctx, const char **f), void *ctx)
 {
 	const struct sbx_policy *pol = l->pol;
 	char *const *argv = l->argv;
 	char target[PATH_MAX];
-	const char *f[SBX_REC_NFIELDS], *why;
+	const char *why;
 	struct sbx_path_decision d;
 	struct sbx_cpol v;
 	struct sbx_err cerr;
@@ -88,15 +93,83 @@ int sbx_explain_start(const struct sbx_launch *l, unsigned cflags, int err,
 	}
 	if (explained) {
 		sbx_explain_path(&v, argv[0], target, SBX_OP_EXEC, &d, 0, &e);
-		f[SBX_REC_OP] = e.op;
-		f[SBX_REC_TARGET] = target;
-		f[SBX_REC_KIND] = e.kind;
-		f[SBX_REC_RULE] = e.rule;
-		f[SBX_REC_SRC] = e.src;
-		f[SBX_REC_COMM] = "sbxrun";
-		f[SBX_REC_MSG] = e.msg;
-		rec(ctx, f);
+		put_record(&e, target, rec, ctx);
 	}
 	free(buf);
 	return explained;
+}
+
+/* The directories directly below "/" (decide.h: a recursive rm of them
+ * all is "rm -r /"). */
+static size_t root_dirs(char *buf, size_t sz)
+{
+	DIR *d = opendir("/");
+	struct dirent *e;
+	size_t used = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name) + 1;
+
+		if (e->d_type != DT_DIR)
+			continue;
+		if (used + l > sz) {
+			used = 0;
+			break;
+		}
+		memcpy(buf + used, e->d_name, l);
+		used += l;
+	}
+	closedir(d);
+	return used;
+}
+
+static void put_record(const struct sbx_expl *e, const char *target,
+		       void (*rec)(void *ctx, const char **f), void *ctx)
+{
+	const char *f[SBX_REC_NFIELDS];
+
+	f[SBX_REC_OP] = e->op;
+	f[SBX_REC_TARGET] = target;
+	f[SBX_REC_KIND] = e->kind;
+	f[SBX_REC_RULE] = e->rule;
+	f[SBX_REC_SRC] = e->src;
+	f[SBX_REC_COMM] = "sbxrun";
+	f[SBX_REC_MSG] = e->msg;
+	rec(ctx, f);
+}
+
+int sbx_check_start(const struct sbx_launch *l, unsigned cflags,
+		    void (*rec)(void *ctx, const char **f), void *ctx)
+{
+	char *const *argv = l->argv;
+	char target[PATH_MAX];
+	const struct sbx_cpol_exec *x = NULL;
+	struct sbx_exec_q q = { NULL, argv, l->workdir, root_dirs };
+	struct sbx_cpol v;
+	struct sbx_err cerr;
+	struct sbx_expl e;
+	const char *why;
+	size_t at = 0;
+	void *buf;
+	size_t len;
+
+	if (!argv || !argv[0] || !*argv[0])
+		return 0;
+	/* not found: it fails to start on its own (127), as inside */
+	if (command_path(l->pol, argv[0], l->workdir, l->envp, target,
+			 sizeof(target)) < 0 ||
+	    access(target, F_OK) < 0)
+		return 0;
+	q.path = target;
+	if (sbx_cpol_build(l->pol, l->mode, cflags, &buf, &len, &cerr) < 0)
+		return 0;
+	if (sbx_cpol_view(buf, len, &v, &why) == 0 &&
+	    (x = sbx_decide_exec_q(&v, &q, &at))) {
+		sbx_explain_exec(&v, argv[at], x, 0, &e);
+		put_record(&e, q.path, rec, ctx);
+	}
+	free(buf);
+	return x != NULL;
 }

@@ -16,4 +16,14 @@
 int sbx_explain_start(const struct sbx_launch *l, unsigned cflags, int err,
 		      void (*rec)(void *ctx, const char **f), void *ctx);
 
+/*
+ * Before the launch: does an exec deny rule refuse the command itself
+ * (l->argv, found through the command's PATH as the launcher's exec
+ * would)?  The same decision and line as the shim's for a program inside
+ * (sbx_decide_exec_q).  When it does, hand rec the refusal record
+ * (process "sbxrun", pid 0) and return 1: nothing may run.
+ */
+int sbx_check_start(const struct sbx_launch *l, unsigned cflags,
+		    void (*rec)(void *ctx, const char **f), void *ctx);
+
 #endif

@@ -229,11 +229,11 @@ teardown() { sbx_teardown; }
 	[[ "$output" == *"allow *.github.com:443"* ]]
 }
 
-@test "--net allow: is refused until filtered network exists, and nothing runs" {
-	run "$SBXRUN" --net allow:example.com -- touch "$P/ran"
-	[ "$status" -eq 125 ]
-	[[ "$output" == *"filtered network"*"not available yet"* ]]
-	[ ! -e "$P/ran" ]
+@test "--net allow: runs the command with the proxy in its environment" {
+	run "$SBXRUN" --net allow:example.invalid -- sh -c 'touch "$1/ran"; echo "$SBXRUN_NET $SBXRUN_PROXY"' sh "$P"
+	[ "$status" -eq 0 ]
+	[ -e "$P/ran" ]
+	[[ "$output" == "filtered http://"*"127.0.0.1:"[0-9]* ]]
 }
 
 @test "--timeout validation" {

@@ -331,6 +331,74 @@ static void test_roundtrip_decisions(void **state)
 		"denied by the sandbox policy");
 }
 
+/* The directories directly below "/" of a made-up machine. */
+static size_t fake_root(char *buf, size_t sz)
+{
+	static const char d[] = "bin\0etc\0home\0usr\0.snapshots\0";
+
+	assert_true(sz >= sizeof(d));
+	memcpy(buf, d, sizeof(d) - 1);
+	return sizeof(d) - 1;
+}
+
+/* A program is judged by what it runs: the loader's program, a
+ * multi-call program's applet, "rm -r" of every directory below "/". */
+static void test_exec_runs(void **state)
+{
+	struct sbx_cpol v;
+	const char *why;
+	size_t at = 9;
+	char *ld[] = { "/lib64/ld-linux-x86-64.so.2",
+		       "--library-path",
+		       "/x",
+		       "/usr/bin/sudo",
+		       "ls",
+		       NULL };
+	char *ld_list[] = { "/lib64/ld-linux-x86-64.so.2", "--list",
+			    "/usr/bin/sudo", NULL };
+	char *bb[] = { "busybox", "sudo", "ls", NULL };
+	char *ldbb[] = { "/lib/ld-musl-x86_64.so.1", "/bin/busybox", "sudo",
+			 NULL };
+	char *bbls[] = { "busybox", "ls", NULL };
+	char *all[] = { "rm", "-rf", "/bin", "//etc/", "/home", "/usr", NULL };
+	char *some[] = { "rm", "-rf", "/bin", "/etc", "/home", NULL };
+	char *rel[] = { "rm", "-r", "--", "bin", "etc", "home", "usr", NULL };
+	char *norec[] = { "rm", "/bin", "/etc", "/home", "/usr", NULL };
+	struct sbx_exec_q q = { NULL, ld, NULL, fake_root };
+
+	(void)state;
+	assert_int_equal(sbx_cpol_view(built, built_len, &v, &why), 0);
+	assert_int_equal(sbx_exec_runs(ld[0], ld), 3);
+	assert_int_equal(sbx_exec_runs(ld_list[0], ld_list), 0);
+	assert_int_equal(sbx_exec_runs(NULL, bb), 1);
+	assert_int_equal(sbx_exec_runs(NULL, bbls), 1);
+	assert_int_equal(sbx_exec_runs(NULL, all), 0);
+	assert_non_null(sbx_decide_exec_q(&v, &q, &at));
+	assert_int_equal(at, 3);
+	assert_null(sbx_decide_exec(&v, ld_list[0], ld_list));
+	assert_non_null(sbx_decide_exec(&v, NULL, bb));
+	q.argv = ldbb;
+	assert_non_null(sbx_decide_exec_q(&v, &q, &at));
+	assert_int_equal(at, 2);
+	assert_null(sbx_decide_exec(&v, NULL, bbls));
+	q.argv = all;
+	assert_string_equal(
+		sbx_cpol_str(&v, sbx_decide_exec_q(&v, &q, &at)->reason),
+		"no rm -rf /");
+	assert_int_equal(at, 0);
+	assert_null(sbx_decide_exec(&v, NULL, all)); /* no root_dirs */
+	q.argv = some;
+	assert_null(sbx_decide_exec_q(&v, &q, NULL));
+	q.argv = norec;
+	assert_null(sbx_decide_exec_q(&v, &q, NULL));
+	q.argv = rel;
+	assert_null(sbx_decide_exec_q(&v, &q, NULL)); /* cwd unknown */
+	q.cwd = "/";
+	assert_non_null(sbx_decide_exec_q(&v, &q, NULL));
+	q.cwd = "/home";
+	assert_null(sbx_decide_exec_q(&v, &q, NULL));
+}
+
 /* An empty policy compiles and answers "not covered" / "not denied". */
 static void test_empty_policy(void **state)
 {
@@ -930,6 +998,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_rules),
 		cmocka_unit_test(test_roundtrip_exec_allow_sock),
 		cmocka_unit_test(test_roundtrip_decisions),
+		cmocka_unit_test(test_exec_runs),
 		cmocka_unit_test(test_empty_policy),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_flip_every_byte),

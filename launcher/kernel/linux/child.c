@@ -30,6 +30,7 @@
 #include <linux/securebits.h>
 
 #include "compat.h"
+#include "proxy.h"
 #include "spawn.h"
 #include "watch.h"
 
@@ -57,8 +58,9 @@ void sbx_chan_say(int fd, int kind, const char *fmt, ...)
 	sbx_chan_put(fd, kind, 0, text);
 }
 
-/* The bound report socket (MSG_REPORT) or the seccomp listener
- * (MSG_NOTIF) goes to the supervisor as SCM_RIGHTS. */
+/* The bound report socket (MSG_REPORT), the proxy's listening socket
+ * (MSG_NETPROXY) and the seccomp listener (MSG_NOTIF) go to the
+ * supervisor as SCM_RIGHTS. */
 static int chan_send_fd(int chan, int kind, int fd)
 {
 	union {
@@ -541,6 +543,38 @@ static int pid_limit(uint64_t nproc, struct sbx_err *e)
 	return 1;
 }
 
+/*
+ * network = filtered, full mode: the namespace has only its loopback; the
+ * proxy's listening socket is made here, on it, and handed to the
+ * supervisor, which serves it from the host's namespace (no bridge
+ * process).  The command finds it at 127.0.0.1:SBX_PROXY_PORT.
+ */
+static int proxy_socket(const struct sup *s, struct sbx_err *e)
+{
+	int fd;
+
+	if (lo_up(e) < 0)
+		return -1;
+	fd = sbx_proxy_listen("127.0.0.1", SBX_PROXY_PORT, NULL, e);
+	if (fd < 0)
+		return -1;
+	if (chan_send_fd(s->chan[1], MSG_NETPROXY, fd) < 0) {
+		sbx_errf(e, errno, "hand-off to the supervisor");
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* No fallback: without its proxy the filtered network is no network. */
+static void fail_closed(const struct sup *s, const char *layer,
+			const struct sbx_err *e)
+{
+	sbx_chan_say(s->chan[1], MSG_FAIL, "%s: %s", layer, e->msg);
+	_exit(125);
+}
+
 /* pid 1 of full mode, before it forks the command: the mount view, its
  * own network namespace or the loopback interface of the one it was
  * given, the pid limit, and then no capabilities (pid 1 needs none of
@@ -558,6 +592,8 @@ void sbx_pid1_setup(const struct sup *s)
 		sbx_layer_failed(s, "network namespace", &e);
 	if (p->net == SBX_NET_LOOPBACK && lo_up(&e) < 0)
 		sbx_layer_failed(s, "loopback network", &e);
+	if (p->net == SBX_NET_FILTERED && proxy_socket(s, &e) < 0)
+		fail_closed(s, "network proxy", &e);
 	if (pid_limit(p->limits.nproc, &e) < 0)
 		sbx_layer_failed(s, "process limit", &e);
 	/* TIME-03: protected paths the host may replace stay read-only;

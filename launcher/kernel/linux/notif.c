@@ -182,8 +182,8 @@ static void notif_explain(struct sup *s, struct sbx_notif *n,
 			  const struct seccomp_notif *q, const char *comm)
 {
 	const char *name = sbx_seccomp_name(q->data.nr);
-	int sock = name && (!strcmp(name, "socket") ||
-			    !strcmp(name, "socketpair"));
+	int sock = name &&
+		   (!strcmp(name, "socket") || !strcmp(name, "socketpair"));
 	int family = sock ? (int)q->data.args[0] : -1;
 	const char *f[SBX_REC_NFIELDS];
 	char rec[SBX_REC_MAX], nrbuf[32];

@@ -54,6 +54,7 @@ enum {
 	MSG_EXEC, /* val: errno of the failed exec */
 	MSG_STATUS, /* val: the command's wait status, from pid 1 */
 	MSG_REPORT, /* SCM_RIGHTS: the bound report socket */
+	MSG_NETPROXY, /* SCM_RIGHTS: the proxy's listening socket (full) */
 	MSG_NOTIF, /* SCM_RIGHTS: the seccomp listener (notif.c) */
 };
 
@@ -93,6 +94,7 @@ struct sup {
 	int failed, clone_failed, exec_errno, timed_out;
 	size_t in_off;
 	uint64_t t0, t_end, deadline;
+	struct supnet *net; /* network = filtered: the proxy (supnet.c) */
 	struct sbx_notif *notif; /* the listener's state, notif.c */
 };
 
@@ -113,6 +115,18 @@ int sbx_child_fds(const struct sup *s, int keep_sync);
 void sbx_pid1_setup(const struct sup *s);
 /* The command process: the layers, then exec; never returns. */
 void sbx_cmd_main(const struct sup *s) __attribute__((noreturn));
+
+/* ---------------------------------------------------------- supnet.c */
+
+/* Serve the filtering proxy on the listening socket fd (taken over, even
+ * on failure); 0, or -1 with s->err. */
+int sbx_supnet_start(struct sup *s, int fd);
+/* What to poll for the proxy (-1: nothing), the poll timeout t bounded by
+ * its deadlines, and its work after each poll. */
+int sbx_supnet_fd(const struct sup *s);
+int sbx_supnet_timeout(const struct sup *s, int t);
+void sbx_supnet_run(struct sup *s);
+void sbx_supnet_stop(struct sup *s);
 
 /* ---------------------------------------------------------- reaper.c */
 

@@ -186,7 +186,8 @@ static int start_full(struct sup *s)
 {
 	unsigned long fl = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID |
 			   CLONE_NEWIPC;
-	int loop = s->l->pol->net == SBX_NET_LOOPBACK;
+	int loop = s->l->pol->net == SBX_NET_LOOPBACK ||
+		   s->l->pol->net == SBX_NET_FILTERED;
 	pid_t pid;
 
 	if (loop)
@@ -348,6 +349,19 @@ static int take_fd(struct msghdr *mh)
 	return fd;
 }
 
+/* The filtering proxy (network = filtered) could not start: the network
+ * the command was promised is not there, so nothing runs. */
+static void proxy_start(struct sup *s, int fd)
+{
+	if (sbx_supnet_start(s, fd) == 0)
+		return;
+	s->failed = 1;
+	if (s->mode == SBX_KMODE_FULL)
+		kill(s->child, SIGKILL);
+	else
+		sbx_kill_tree(s->self, s->child_start, 0, got_child, s);
+}
+
 static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 {
 	m->text[sizeof m->text - 1] = '\0';
@@ -371,6 +385,12 @@ static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 		if (*fd < 0 || s->fd[P_NOTIF] >= 0)
 			break;
 		s->fd[P_NOTIF] = *fd;
+		*fd = -1;
+		break;
+	case MSG_NETPROXY:
+		if (*fd >= 0 && s->mode == SBX_KMODE_FULL &&
+		    s->l->pol->net == SBX_NET_FILTERED)
+			proxy_start(s, *fd);
 		*fd = -1;
 		break;
 	case MSG_REPORT:
@@ -534,9 +554,11 @@ static void drain(struct sup *s)
 		;
 }
 
+/* The poll set is P_N slots and, last, the proxy's (supnet.c owns its
+ * descriptor, which is why it is not in s->fd). */
 static int sup_loop(struct sup *s)
 {
-	struct pollfd p[P_N];
+	struct pollfd p[P_N + 1];
 	int i, r;
 
 	while (!s->child_done) {
@@ -545,11 +567,15 @@ static int sup_loop(struct sup *s)
 			p[i].events = i == P_IN ? POLLOUT : POLLIN;
 			p[i].revents = 0;
 		}
-		r = poll(p, P_N, poll_timeout(s));
+		p[P_N].fd = sbx_supnet_fd(s);
+		p[P_N].events = POLLIN;
+		p[P_N].revents = 0;
+		r = poll(p, P_N + 1, sbx_supnet_timeout(s, poll_timeout(s)));
 		if (r < 0 && errno != EINTR)
 			return sbx_errf(s->err, 0, "supervisor: poll: %m");
 		if (r > 0)
 			dispatch(s, p);
+		sbx_supnet_run(s);
 		check_timeout(s);
 	}
 	drain(s);
@@ -621,6 +647,9 @@ static void sup_cleanup(struct sup *s)
 
 	if (s->child > 0 && !s->child_done)
 		abort_child(s);
+	sbx_supnet_stop(s);
+	if (s->l->proxy)
+		close_fd(&s->l->proxy->fd);
 	for (i = 0; i < P_N; i++)
 		close_fd(&s->fd[i]);
 	sbx_notif_free(s);
@@ -689,6 +718,16 @@ int sbx_linux_launch(struct sbx_launch *l, struct sbx_exit *x,
 		if (s.clone_failed)
 			rc = SBX_LAUNCH_RETRY;
 		goto out;
+	}
+	/* landlock-only: the proxy listens on the socket the library made
+	 * (the command's environment names its port); started after the
+	 * fork so the children do not inherit its raised descriptor limit */
+	if (l->proxy && l->proxy->fd >= 0 && s.mode == SBX_KMODE_LANDLOCK &&
+	    l->pol->net == SBX_NET_FILTERED) {
+		int fd = l->proxy->fd;
+
+		l->proxy->fd = -1;
+		proxy_start(&s, fd);
 	}
 	/* PROC-04: from here on nothing of the user's (the command
 	 * included) may ptrace us or read our memory or descriptors. */
