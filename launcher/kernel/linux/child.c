@@ -58,8 +58,9 @@ void sbx_chan_say(int fd, int kind, const char *fmt, ...)
 	sbx_chan_put(fd, kind, 0, text);
 }
 
-/* The bound report socket (MSG_REPORT) and the proxy's listening socket
- * (MSG_NETPROXY) go to the supervisor as SCM_RIGHTS. */
+/* The bound report socket (MSG_REPORT), the proxy's listening socket
+ * (MSG_NETPROXY) and the seccomp listener (MSG_NOTIF) go to the
+ * supervisor as SCM_RIGHTS. */
 static int chan_send_fd(int chan, int kind, int fd)
 {
 	union {
@@ -447,6 +448,26 @@ static int exec_path(char *const argv[], char *const envp[])
 	return eacces ? EACCES : ENOENT;
 }
 
+/*
+ * seccomp, with the supervisor's listener where the kernel has user
+ * notification.  The listener goes to the supervisor before exec; if it
+ * cannot (the supervisor is gone), every refused call fails with ENOSYS
+ * once it is closed: still refused.
+ */
+static void seccomp_layer(const struct sup *s)
+{
+	const struct sbx_launch *l = s->l;
+	int want = l->feat && l->feat->seccomp_notif, fd = -1;
+	struct sbx_err e;
+
+	if (sbx_seccomp_apply(l->pol, s->mode, want ? &fd : NULL, &e) < 0)
+		sbx_layer_failed(s, "seccomp", &e);
+	if (fd < 0)
+		return;
+	(void)chan_send_fd(s->chan[1], MSG_NOTIF, fd);
+	close(fd);
+}
+
 /* The command process, in both modes.  Order matters: no_new_privs and
  * the capability drop before the layers (Landlock and seccomp need
  * no_new_privs without CAP_SYS_ADMIN), Landlock before the report socket
@@ -474,8 +495,7 @@ void sbx_cmd_main(const struct sup *s)
 		sbx_chan_say(s->chan[1], MSG_FAIL, "close descriptors: %m");
 		_exit(125);
 	}
-	if (sbx_seccomp_apply(l->pol, s->mode, &e) < 0)
-		sbx_layer_failed(s, "seccomp", &e);
+	seccomp_layer(s);
 	r = exec_path(l->argv, l->envp);
 	sbx_chan_put(s->chan[1], MSG_EXEC, r, NULL);
 	_exit(r == ENOENT ? 127 : 126);

@@ -397,6 +397,14 @@ static int probe_seccomp(void)
 	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &act) == 0;
 }
 
+/* User notification (5.0), for the supervisor's listener (notif.c). */
+static int probe_seccomp_notif(void)
+{
+	unsigned int act = SECCOMP_RET_USER_NOTIF;
+
+	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &act) == 0;
+}
+
 /*
  * The trial costs a fork (half a millisecond, most of a launch's own
  * budget).  It is skipped unless AppArmor restricts user namespaces: that
@@ -424,6 +432,8 @@ void sbx_features_probe(struct sbx_features *f, int quick)
 	else
 		f->userns = probe_userns(f);
 	f->seccomp = probe_seccomp();
+	f->seccomp_notif = f->seccomp && probe_seccomp_notif();
+	f->seccomp_filtered = prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2;
 }
 
 /* ---------------------------------------------------------------- mode */

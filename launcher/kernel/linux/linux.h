@@ -25,6 +25,10 @@ struct sbx_features {
 	int landlock_abi; /* 0: not available */
 	int userns; /* unprivileged user namespaces usable */
 	int seccomp; /* seccomp filters available */
+	int seccomp_notif; /* user notification (5.0): kernel refusals of
+			    * static programs explained (notif.c) */
+	int seccomp_filtered; /* already under a seccomp filter: a nested
+			       * run may not get a listener */
 	int is_root; /* euid 0 */
 	char landlock_why[256]; /* when landlock_abi == 0: why and the fix */
 	char userns_why[512]; /* when !userns: why and the exact fix */
@@ -87,7 +91,16 @@ void sbx_landlock_survey(const struct sbx_policy *p);
 uint64_t sbx_tmp_size(const struct sbx_policy *p);
 /* Does this kernel keep pid_max per pid namespace (6.14+)?  child.c */
 int sbx_pidns_has_pid_max(void);
+/* Load the filter.  With listener non-NULL, the notify variant if the
+ * kernel gives us a listener (*listener: its fd, else -1 and the plain
+ * variant). */
 int sbx_seccomp_apply(const struct sbx_policy *p, enum sbx_kmode mode,
-		      struct sbx_err *err);
+		      int *listener, struct sbx_err *err);
+struct seccomp_data;
+/* The errno the plain filter gives a call, never 0 (seccomp.c). */
+int sbx_seccomp_errno(const struct sbx_policy *p, enum sbx_kmode mode,
+		      const struct seccomp_data *d);
+/* The name of a call the notify filter refuses, or NULL. */
+const char *sbx_seccomp_name(int nr);
 
 #endif

@@ -14,6 +14,8 @@ struct plan {
 	int full; /* full mode, else landlock-only */
 	int abi; /* Landlock ABI in use, 0 if none */
 	int sc; /* seccomp available */
+	int notif; /* seccomp user notification: the listener */
+	int nested; /* already under a seccomp filter */
 	int pidmax; /* pid_max per pid namespace (Linux 6.14) */
 	int hostproc; /* full mode with the host's /proc (masked /proc) */
 };
@@ -378,6 +380,35 @@ static struct cell row_exec(const struct plan *c)
 		    "bypass it");
 }
 
+/* Which kernel refusals are explained, and by whom (issue 13).  The
+ * errnos of Landlock and the mounts carry no more than the errno: only
+ * the shim, which knows the path, can explain them. */
+static struct cell row_explain(const struct plan *c)
+{
+	if (!c->sc)
+		return CELL(SBX_ENF_NONE, "no seccomp");
+	if (!c->notif)
+		return CELL(SBX_ENF_ADVISORY,
+			    "the kernel has no seccomp user notification: "
+			    "only the shim explains refusals, static programs "
+			    "and raw syscalls get the bare errno");
+	if (c->nested)
+		return CELL(SBX_ENF_LAUNCHER,
+			    "seccomp refusals: the supervisor's listener "
+			    "answers the same errno and explains them, unless "
+			    "the filter sbxrun runs under has a listener or "
+			    "refuses one (a nested sandbox): then the bare "
+			    "errno; file refusals (EACCES, EROFS, EBUSY, "
+			    "EXDEV): the shim only, not for static programs");
+	return CELL(SBX_ENF_LAUNCHER,
+		    "seccomp refusals, of static programs and raw syscalls "
+		    "too: the supervisor's listener answers the same errno "
+		    "and explains them; file refusals of Landlock and the "
+		    "mounts (EACCES, EROFS, EBUSY, EXDEV on protected and "
+		    "hidden paths): the shim only, static programs get the "
+		    "bare errno");
+}
+
 static const struct plan_row {
 	const char *what;
 	struct cell (*fn)(const struct plan *);
@@ -406,6 +437,7 @@ static const struct plan_row {
 	{ "environment scrubbing", row_env },
 	{ "suffix and size rules", row_suffix },
 	{ "exec deny rules", row_exec },
+	{ "kernel refusals explained", row_explain },
 };
 
 /* Is any hidden path below a writable root?  Landlock-only mode then
@@ -487,6 +519,8 @@ void sbx_linux_plan(const struct sbx_policy *p, enum sbx_kmode mode,
 	/* Without a probe assume the least the mode can run with. */
 	c.abi = f ? f->landlock_abi : !c.full;
 	c.sc = f ? f->seccomp : 1;
+	c.notif = f ? f->seccomp_notif : 0;
+	c.nested = f ? f->seccomp_filtered : 0;
 	c.pidmax = sbx_pidns_has_pid_max();
 	c.hostproc = c.full && f && f->proc_masked;
 	snprintf(out->head, sizeof out->head,
