@@ -475,7 +475,6 @@ static void seccomp_layer(const struct sup *s)
 void sbx_cmd_main(const struct sup *s)
 {
 	const struct sbx_launch *l = s->l;
-	struct sbx_err e;
 	int r;
 
 	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
