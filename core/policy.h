@@ -77,7 +77,7 @@ enum sbx_net {
 	SBX_NET_OFF = 0,
 	SBX_NET_LOOPBACK = 1,
 	SBX_NET_ON = 2,
-	SBX_NET_FILTERED = 3, /* allow-list; enforcement not available yet */
+	SBX_NET_FILTERED = 3, /* allow-list, through the supervisor's proxy */
 };
 
 /* One parsed network allow-list entry. */
@@ -147,6 +147,8 @@ struct sbx_policy {
 	struct sbx_strv env_keep, env_drop; /* fnmatch patterns */
 	struct sbx_limits limits;
 	enum sbx_fallback fallback;
+	int inject_tool; /* inject = "tool": sbxrun-sh never sandboxes */
+	struct sbx_src inject_src; /* a recipe alone, only a whole tool */
 	enum sbx_kmode kmode;
 	char *profile; /* name of the profile in force */
 

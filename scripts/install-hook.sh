@@ -95,6 +95,12 @@ if [ "$remove" = 0 ]; then
 	cmd="$qbin --hook claude-code"
 fi
 
+# Claude Code lets a hook that times out through (a non-blocking error): the
+# command would run unsandboxed.  sbxrun --hook denies by itself after 5
+# seconds (THREATS CONF-03); the agent's timeout is set well above that so
+# the deny is what arrives.  Claude Code has no fail-closed switch.
+hook_timeout=30
+
 # ------------------------------------------------------------ jq programs
 # An entry is ours when it runs some sbxrun with --hook claude-code.
 defs='
@@ -139,7 +145,8 @@ else
 	new=$(input | jq --arg cmd "$cmd" "$defs
 		(.hooks //= {}) | without_ours
 		| .hooks.PreToolUse += [{matcher: \"Bash\",
-			hooks: [{type: \"command\", command: \$cmd}]}]")
+			hooks: [{type: \"command\", command: \$cmd,
+				timeout: $hook_timeout}]}]")
 fi
 
 if [ -n "$old" ] && [ "$(printf '%s\n' "$new" | jq -S .)" = "$old" ]; then

@@ -383,6 +383,57 @@ static int write_all(int fd, const char *s)
 	return 0;
 }
 
+/* The hard deadline (THREATS CONF-03): an agent lets a hook that times
+ * out through, and the command then runs with no sandbox at all.  Whatever
+ * holds the hook up (stdin never closed, a conf that cannot be read, a
+ * slow disk), after SBX_HOOK_DEADLINE seconds it denies with the reason,
+ * well before the timeout install-hook.sh gives the agent. */
+static char *deadline_answer;
+
+static void deadline_hit(int sig)
+{
+	const char *s = deadline_answer;
+	size_t n = s ? strlen(s) : 0;
+
+	(void)sig;
+	while (n > 0) {
+		ssize_t w = write(STDOUT_FILENO, s, n);
+
+		if (w <= 0)
+			break;
+		s += w;
+		n -= (size_t)w;
+	}
+	_exit(s && n == 0 ? 0 : EXIT_BLOCK);
+}
+
+static void arm_deadline(void)
+{
+	struct sigaction sa;
+
+	deny(&deadline_answer,
+	     "sbxrun hook: no answer within %d seconds (the hook input "
+	     "or the project's conf could not be read in time); refusing "
+	     "to run the command unsandboxed",
+	     SBX_HOOK_DEADLINE);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = deadline_hit;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(SBX_HOOK_DEADLINE);
+}
+
+/* The answer is ready: the deadline can no longer write a second one. */
+static void disarm_deadline(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGALRM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	alarm(0);
+}
+
 int sbx_hook_main(const char *agent, const struct sbx_opts *opts)
 {
 	char *in, *out = NULL;
@@ -398,6 +449,7 @@ int sbx_hook_main(const char *agent, const struct sbx_opts *opts)
 		     agent ? agent : "");
 		return EXIT_BLOCK;
 	}
+	arm_deadline();
 	if (isatty(STDIN_FILENO))
 		note("--hook claude-code: reading the PreToolUse JSON on "
 		     "stdin");
@@ -414,6 +466,7 @@ int sbx_hook_main(const char *agent, const struct sbx_opts *opts)
 	else
 		r = sbx_hook_answer(in, len, opts, &out);
 	free(in);
+	disarm_deadline();
 	if (!out && r != 0) {
 		fputs(nomem_msg, stderr);
 		return EXIT_BLOCK;

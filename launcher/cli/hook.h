@@ -19,6 +19,9 @@ int sbx_hook_main(const char *agent, const struct sbx_opts *opts);
 
 /* Hook input larger than this is refused (deny) without being parsed. */
 #define SBX_HOOK_MAX_INPUT (8u << 20)
+/* Seconds before the hook denies whatever holds it up (CONF-03); the
+ * agent's own timeout (install-hook.sh) is longer. */
+#define SBX_HOOK_DEADLINE 5
 /* The rewritten command must fit in one argument of execve(2)
  * (MAX_ARG_STRLEN, 128 KiB) with room for the agent's own wrapping;
  * a command whose rewritten form is longer is denied. */

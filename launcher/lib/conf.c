@@ -471,6 +471,25 @@ static int sec_fallback(struct sbx_policy *p, const config_setting_t *s,
 	return 0;
 }
 
+/* inject: what sbxrun-sh does outside a sandbox (README, "Injecting
+ * sbxrun"): "each" shell a tool spawns gets a sandbox of its own, or the
+ * "tool" must run whole in one (sbxrun-sh then refuses to start). */
+static int sec_inject(struct sbx_policy *p, const config_setting_t *s,
+		      struct sbx_err *err)
+{
+	const char *v;
+
+	if (want(s, CONFIG_TYPE_STRING, err) < 0)
+		return -1;
+	v = config_setting_get_string(s);
+	if (strcmp(v, "each") != 0 && strcmp(v, "tool") != 0)
+		return cfail(err, s, "inject must be \"each\" or \"tool\"");
+	p->inject_tool = strcmp(v, "tool") == 0;
+	p->inject_src = src_of(s);
+	p->inject_src.file = sbx_policy_intern(p, p->inject_src.file);
+	return 0;
+}
+
 static int sec_caches(struct sbx_policy *p, const config_setting_t *s,
 		      struct sbx_err *err)
 {
@@ -501,6 +520,7 @@ static const struct section {
 	{ "limits", sec_limits },
 	{ "fallback", sec_fallback },
 	{ "redirect_caches", sec_caches },
+	{ "inject", sec_inject },
 };
 
 static int apply_config(struct sbx_policy *p, const config_t *c,
@@ -521,7 +541,8 @@ static int apply_config(struct sbx_policy *p, const config_t *c,
 			return cfail(err, s,
 				     "unknown key '%s' (known: profile, "
 				     "paths, protect, network, exec, env, "
-				     "limits, fallback, redirect_caches)",
+				     "limits, fallback, redirect_caches, "
+				     "inject)",
 				     name);
 		if (sections[k].apply(p, s, err) < 0)
 			return -1;
@@ -536,51 +557,57 @@ static int apply_config(struct sbx_policy *p, const config_t *c,
  * has no switch for it, so refuse the directive before parsing. */
 static int has_include(const char *path, const char *text, struct sbx_err *err)
 {
-	char line[4096];
-	FILE *f = text ? fmemopen((void *)text, strlen(text), "r")
-		       : fopen(path, "re");
-	int n = 0, found = 0;
+	int n = 1;
 
-	if (!f)
-		return 0; /* libconfig reports the I/O error */
-	while (!found && fgets(line, sizeof(line), f)) {
-		n++;
-		found = strncmp(line + strspn(line, " \t"), "@include", 8) == 0;
-	}
-	fclose(f);
-	if (found)
-		sbx_errf_at(err, path, n,
-			    "@include is not supported in sbxrun conf files");
-	return found;
-}
-
-static int read_config(config_t *c, const char *path, const char *text,
-		       struct sbx_err *err)
-{
-	int ok;
-
-	if (has_include(path, text, err))
-		return -1;
-	config_init(c);
-	config_set_options(c, CONFIG_OPTION_AUTOCONVERT);
-	ok = text ? config_read_string(c, text) : config_read_file(c, path);
-	if (!ok) {
-		if (config_error_type(c) == CONFIG_ERR_FILE_IO)
-			sbx_errf(err, errno, "%s: cannot read", path);
-		else
-			sbx_errf_at(err,
-				    config_error_file(c) ? config_error_file(c)
-							 : path,
-				    config_error_line(c), "%s",
-				    config_error_text(c));
-		config_destroy(c);
-		return -1;
+	for (const char *l = text; l; l = strchr(l, '\n'), n++) {
+		l += *l == '\n';
+		l += strspn(l, " \t");
+		if (strncmp(l, "@include", 8) == 0) {
+			sbx_errf_at(err, path, n,
+				    "@include is not supported in sbxrun conf "
+				    "files");
+			return 1;
+		}
 	}
 	return 0;
 }
 
+/* Parse bytes already in memory (CONF-01: never the file again).  name
+ * names the source; it must outlive c (the policy interns it). */
+static int read_config(config_t *c, const char *name, const char *text,
+		       struct sbx_err *err)
+{
+	if (has_include(name, text, err))
+		return -1;
+	config_init(c);
+	config_set_options(c, CONFIG_OPTION_AUTOCONVERT);
+	if (!config_read_string(c, text)) {
+		sbx_errf_at(err,
+			    config_error_file(c) ? config_error_file(c) : name,
+			    config_error_line(c), "%s", config_error_text(c));
+		config_destroy(c);
+		return -1;
+	}
+	config_setting_set_hook(config_root_setting(c), (void *)name);
+	return 0;
+}
+
+/* Read a file once and parse its bytes. */
+static int read_config_file(config_t *c, const char *path, struct sbx_err *err)
+{
+	char *text = NULL;
+	int r = sbx_conf_read(path, &text, err);
+
+	if (r == 1)
+		return sbx_errf(err, ENOENT, "%s: cannot read", path);
+	if (r == 0)
+		r = read_config(c, path, text, err);
+	free(text);
+	return r;
+}
+
 /* libconfig remembers the file name of settings only for files; for
- * strings we name the source ourselves. */
+ * strings we name the source ourselves (the root setting's hook). */
 int sbx_conf_load_string(struct sbx_policy *p, const char *text,
 			 const char *name, struct sbx_err *err)
 {
@@ -589,7 +616,6 @@ int sbx_conf_load_string(struct sbx_policy *p, const char *text,
 
 	if (read_config(&c, name, text, err) < 0)
 		return -1;
-	config_setting_set_hook(config_root_setting(&c), (void *)name);
 	r = apply_config(p, &c, err);
 	config_destroy(&c);
 	return r;
@@ -601,31 +627,11 @@ int sbx_conf_load_file(struct sbx_policy *p, const char *path,
 	config_t c;
 	int r;
 
-	if (read_config(&c, path, NULL, err) < 0)
+	if (read_config_file(&c, path, err) < 0)
 		return -1;
 	r = apply_config(p, &c, err);
 	config_destroy(&c);
 	return r;
-}
-
-/* A conf that governs the sandbox must not be writable by others
- * (THREATS PER-07): owned by us or root, no group/other write. */
-static int conf_safe(const char *path, struct sbx_err *err)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return 0;
-	if ((st.st_uid != getuid() && st.st_uid != 0) ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		sbx_errf(err, 0,
-			 "%s: refusing a conf file "
-			 "that others can write (owner uid %u, mode %03o); "
-			 "fix with: chmod go-w '%s'",
-			 path, (unsigned)st.st_uid, st.st_mode & 0777, path);
-		return -1;
-	}
-	return 0;
 }
 
 /* The profile named in a conf file, or NULL. */
@@ -680,7 +686,7 @@ static int load_profile(struct sbx_policy *p, const struct sbx_locs *l,
 				name, MAX_PROFILE_DEPTH);
 	}
 	if (profile_path(l, name, path, sizeof(path), err) < 0 ||
-	    read_config(&c, path, NULL, err) < 0)
+	    read_config_file(&c, path, err) < 0)
 		return -1;
 	base = profile_of(&c);
 	if (base && strcmp(base, name) != 0 &&
@@ -696,22 +702,34 @@ struct tier {
 	const char *path;
 	int present;
 	config_t c;
+	char *text; /* the bytes read, hashed and parsed */
 	char buf[PATH_MAX];
 };
 
-/* The in-repo conf counts only when its content hash was trusted. */
-static int inrepo_trusted(struct sbx_policy *p, const struct sbx_locs *l)
+/* The in-repo conf counts only when the hash of the bytes read is the one
+ * trusted; those same bytes are then parsed (CONF-01).  It is the one conf
+ * the sandbox may have made (when none existed at launch): anything but a
+ * regular file of ours is ignored with a warning, never waited on
+ * (CONF-03) nor a reason to refuse every later run. */
+static char *inrepo_trusted(struct sbx_policy *p, const struct sbx_locs *l)
 {
-	char have[33], want_hash[40] = "";
-	FILE *f;
+	char have[33], want_hash[40] = "", *text = NULL;
+	struct sbx_err e = { "" };
 	struct sbx_src src = { l->inrepo_conf, 0 };
+	FILE *f;
+	int r = sbx_conf_read(l->inrepo_conf, &text, &e);
 
-	if (access(l->inrepo_conf, F_OK) != 0)
-		return 0;
-	if (sbx_file_hash128(l->inrepo_conf, have) < 0) {
-		sbx_policy_warn(p, src, "cannot read it; ignored");
-		return 0;
+	if (r == 1)
+		return NULL;
+	if (r < 0) {
+		const char *why = strncmp(e.msg, l->inrepo_conf,
+					  strlen(l->inrepo_conf)) == 0
+					  ? e.msg + strlen(l->inrepo_conf) + 2
+					  : e.msg;
+		sbx_policy_warn(p, src, "%s; ignored", why);
+		return NULL;
 	}
+	sbx_hash128_hex(text, strlen(text), have);
 	f = fopen(l->trust_file, "re");
 	if (f) {
 		if (!fgets(want_hash, sizeof(want_hash), f))
@@ -720,14 +738,15 @@ static int inrepo_trusted(struct sbx_policy *p, const struct sbx_locs *l)
 		want_hash[strcspn(want_hash, "\n")] = '\0';
 	}
 	if (strcmp(have, want_hash) == 0)
-		return 1;
+		return text;
+	free(text);
 	sbx_policy_warn(
 		p, src,
 		want_hash[0]
 			? "changed since you trusted it; ignored until you review it "
 			  "and run: sbxrun --trust"
 			: "not trusted, ignored; review it and run: sbxrun --trust");
-	return 0;
+	return NULL;
 }
 
 static int read_tiers(struct sbx_policy *p, const struct sbx_locs *l,
@@ -740,14 +759,21 @@ static int read_tiers(struct sbx_policy *p, const struct sbx_locs *l,
 	snprintf(t[1].buf, sizeof(t[1].buf), "%s/config", l->config_dir);
 	t[1].path = (fl & SBX_OPT_NO_USER_CONF) ? NULL : t[1].buf;
 	t[2].path = (fl & SBX_OPT_NO_USER_CONF) ? NULL : l->project_conf;
-	t[3].path = (fl & SBX_OPT_NO_USER_CONF) || !inrepo_trusted(p, l)
-			    ? NULL
-			    : l->inrepo_conf;
+	t[3].path = NULL;
+	if (!(fl & SBX_OPT_NO_USER_CONF) &&
+	    (t[3].text = inrepo_trusted(p, l)) != NULL)
+		t[3].path = l->inrepo_conf;
 	for (int i = 0; i < 4; i++) {
-		if (!t[i].path || access(t[i].path, F_OK) != 0)
+		int r = 0;
+
+		if (!t[i].path)
 			continue;
-		if (conf_safe(t[i].path, err) < 0 ||
-		    read_config(&t[i].c, t[i].path, NULL, err) < 0)
+		if (!t[i].text)
+			r = sbx_conf_read(t[i].path, &t[i].text, err);
+		if (r == 1)
+			continue;
+		if (r < 0 ||
+		    read_config(&t[i].c, t[i].path, t[i].text, err) < 0)
 			return -1;
 		t[i].present = 1;
 	}
@@ -816,9 +842,11 @@ int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 	builtin_protect(p, l);
 	r = 0;
 out:
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 4; i++) {
 		if (t[i].present)
 			config_destroy(&t[i].c);
+		free(t[i].text);
+	}
 	free(t);
 	return r;
 }

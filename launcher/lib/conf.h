@@ -33,8 +33,12 @@ int sbx_conf_add_path(const struct sbx_locs *l, const char *root,
 int sbx_conf_remove_path(const struct sbx_locs *l, const char *root,
 			 struct sbx_err *err);
 int sbx_conf_trust(const struct sbx_locs *l, struct sbx_err *err);
-/* XXH3-128 of a file as 32 hex digits. */
-int sbx_file_hash128(const char *path, char out[33]);
+/* confread.c: a conf file read once into *text (malloc'd, NUL-ended):
+ * opened with O_NOFOLLOW|O_NONBLOCK, only a regular file of the caller or
+ * root that nobody else can write.  0, 1 when it does not exist, or -1. */
+int sbx_conf_read(const char *path, char **text, struct sbx_err *err);
+/* XXH3-128 of bytes as 32 hex digits (the trust record). */
+void sbx_hash128_hex(const void *buf, size_t len, char out[33]);
 int sbx_mkdirs(const char *dir, int mode);
 
 #endif

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #define XXH_INLINE_ALL
-#include <xxhash.h>
 
 #include "conf.h"
 
@@ -155,33 +155,6 @@ int sbx_locs_init(struct sbx_locs *l, const struct sbx_opts *o,
 	return 0;
 }
 
-int sbx_file_hash128(const char *path, char out[33])
-{
-	XXH3_state_t *st = XXH3_createState();
-	char buf[65536];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	XXH128_hash_t h;
-
-	if (fd < 0 || !st) {
-		if (fd >= 0)
-			close(fd);
-		XXH3_freeState(st);
-		return -1;
-	}
-	XXH3_128bits_reset(st);
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		XXH3_128bits_update(st, buf, (size_t)n);
-	close(fd);
-	h = XXH3_128bits_digest(st);
-	XXH3_freeState(st);
-	if (n < 0)
-		return -1;
-	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h.high64,
-		 (unsigned long long)h.low64);
-	return 0;
-}
-
 /* Write a file atomically (temp + rename) with mode 0600. */
 static int write_atomic(const char *path, const char *data, size_t len,
 			struct sbx_err *err)
@@ -209,23 +182,27 @@ static int write_atomic(const char *path, const char *data, size_t len,
 
 int sbx_conf_trust(const struct sbx_locs *l, struct sbx_err *err)
 {
-	char h[33], dir[PATH_MAX], line[40];
+	char h[33], dir[PATH_MAX], line[40], *text = NULL;
+	int r = sbx_conf_read(l->inrepo_conf, &text, err);
 
-	if (sbx_file_hash128(l->inrepo_conf, h) < 0)
-		return sbx_errf(err, errno, "%s: cannot read", l->inrepo_conf);
-	/* Check it parses before trusting it. */
+	if (r == 1)
+		return sbx_errf(err, ENOENT, "%s: cannot read", l->inrepo_conf);
+	if (r < 0)
+		return -1;
+	/* Check it parses before trusting it: the very bytes hashed. */
 	{
 		struct sbx_policy p;
-		int r;
 
 		sbx_policy_init(&p);
 		p.project = strdup(l->project);
 		p.home = strdup(l->home);
-		r = sbx_conf_load_file(&p, l->inrepo_conf, err);
+		r = sbx_conf_load_string(&p, text, l->inrepo_conf, err);
 		sbx_policy_free(&p);
-		if (r < 0)
-			return -1;
 	}
+	sbx_hash128_hex(text, strlen(text), h);
+	free(text);
+	if (r < 0)
+		return -1;
 	snprintf(dir, sizeof(dir), "%s/trust", l->config_dir);
 	if (sbx_mkdirs(dir, 0700) < 0)
 		return sbx_errf(err, errno, "%s", dir);
@@ -238,16 +215,22 @@ int sbx_conf_trust(const struct sbx_locs *l, struct sbx_err *err)
 static int load_project_conf(const struct sbx_locs *l, config_t *c,
 			     struct sbx_err *err)
 {
+	char *text = NULL;
+	int r;
+
 	config_init(c);
-	if (access(l->project_conf, F_OK) != 0)
+	r = sbx_conf_read(l->project_conf, &text, err);
+	if (r == 1)
 		return 0;
-	if (!config_read_file(c, l->project_conf)) {
+	if (r == 0 && !config_read_string(c, text)) {
 		sbx_errf(err, 0, "%s:%d: %s", l->project_conf,
 			 config_error_line(c), config_error_text(c));
-		config_destroy(c);
-		return -1;
+		r = -1;
 	}
-	return 0;
+	free(text);
+	if (r < 0)
+		config_destroy(c);
+	return r < 0 ? -1 : 0;
 }
 
 static int save_project_conf(const struct sbx_locs *l, config_t *c,

@@ -408,7 +408,7 @@ entries() {	# how many sbxrun hook entries the settings file holds
 	run "$INSTALL" --project "$P" --sbxrun "$SBXRUN"
 	[ "$status" -eq 0 ]
 	f="$P/.claude/settings.json"
-	[ "$(jq -c . "$f")" = "{\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"command\",\"command\":\"$SBXRUN --hook claude-code\"}]}]}}" ]
+	[ "$(jq -c . "$f")" = "{\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"command\",\"command\":\"$SBXRUN --hook claude-code\",\"timeout\":30}]}]}}" ]
 	! ls "$P/.claude/" | grep -q bak
 }
 

@@ -37,6 +37,8 @@ struct sbx_cli_info {
 	const char *profile; /* the profile in force */
 	const char *project; /* the project directory */
 	const char *cache_dir; /* build profile: where caches go, or NULL */
+	int inject_tool; /* inject = "tool" */
+	char inject_src[600]; /* "file:line" of the inject setting, or "" */
 };
 void sbx_cli_info(const sbx_t *s, struct sbx_cli_info *info);
 
