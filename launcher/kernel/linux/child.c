@@ -436,7 +436,8 @@ void sbx_cmd_main(const struct sup *s)
 		_exit(125);
 	}
 	if (sbx_landlock_apply(l->pol, s->mode,
-			       l->feat ? l->feat->landlock_abi : 0, &e) < 0)
+			       l->feat ? l->feat->landlock_abi : 0,
+			       l->proxy ? l->proxy->port : 0, &e) < 0)
 		sbx_layer_failed(s, "Landlock", &e);
 	report_socket(s);
 	if (cloexec_all() < 0) {

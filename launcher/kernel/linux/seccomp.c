@@ -19,21 +19,25 @@
 #include "seccomp_bpf.h"
 
 /*
- * No internet sockets with network = off, and with "filtered" outside a
- * private network namespace: the allow-list proxy does not exist yet, so
- * fail closed (in full mode the namespace has no route anyway).
+ * The network variant of the filter: no internet sockets with network =
+ * off (1); TCP only with "filtered" outside a private network namespace
+ * (2): Landlock lets connect(2) reach the proxy's port alone, and seccomp
+ * refuses what Landlock cannot see (UDP, TCP Fast Open); otherwise (0)
+ * the odd families and protocols only (in full mode a filtered network's
+ * namespace has no route anyway).
  */
-static int sc_net_closed(const struct sbx_policy *p, enum sbx_kmode mode)
+static int sc_net(const struct sbx_policy *p, enum sbx_kmode mode)
 {
-	return p->net == SBX_NET_OFF ||
-	       (p->net == SBX_NET_FILTERED && mode != SBX_KMODE_FULL);
+	if (p->net == SBX_NET_OFF)
+		return 1;
+	return p->net == SBX_NET_FILTERED && mode != SBX_KMODE_FULL ? 2 : 0;
 }
 
 int sbx_seccomp_apply(const struct sbx_policy *p, enum sbx_kmode mode,
 		      struct sbx_err *err)
 {
 	const struct sock_fprog *prog =
-		&sbx_bpf[sc_net_closed(p, mode)][mode == SBX_KMODE_FULL];
+		&sbx_bpf[sc_net(p, mode)][mode == SBX_KMODE_FULL];
 
 	/* Without no_new_privs an unprivileged filter load fails, and
 	 * set-uid programs must not run under a filter they did not ask
