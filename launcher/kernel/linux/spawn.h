@@ -55,6 +55,7 @@ enum {
 	MSG_STATUS, /* val: the command's wait status, from pid 1 */
 	MSG_REPORT, /* SCM_RIGHTS: the bound report socket */
 	MSG_NETPROXY, /* SCM_RIGHTS: the proxy's listening socket (full) */
+	MSG_NOTIF, /* SCM_RIGHTS: the seccomp listener (notif.c) */
 };
 
 struct chan_msg {
@@ -66,7 +67,9 @@ struct chan_msg {
 /* The supervisor's poll set, one fixed slot each; -1 = inactive. */
 /* P_CHILD is a pidfd of our child: SIGCHLD is process-directed, and with
  * sbx_run() in several threads another thread's signalfd may take it. */
-enum { P_SIG, P_CHAN, P_REPORT, P_IN, P_OUT, P_ERR, P_CHILD, P_N };
+enum { P_SIG, P_CHAN, P_REPORT, P_IN, P_OUT, P_ERR, P_CHILD, P_NOTIF, P_N };
+
+struct sbx_notif;
 
 /* One launch.  The children get a copy (fork) and only read it. */
 struct sup {
@@ -92,6 +95,7 @@ struct sup {
 	size_t in_off;
 	uint64_t t0, t_end, deadline;
 	struct supnet *net; /* network = filtered: the proxy (supnet.c) */
+	struct sbx_notif *notif; /* the listener's state, notif.c */
 };
 
 /* ----------------------------------------------------------- child.c */
@@ -132,6 +136,13 @@ int sbx_exit_code(int st);
 void sbx_waited_signals(sigset_t *set);
 void sbx_pid1_main(const struct sup *s) __attribute__((noreturn));
 void sbx_keeper_main(const struct sup *s) __attribute__((noreturn));
+
+/* ----------------------------------------------------------- notif.c */
+
+/* Answer and explain every notification waiting on fd[P_NOTIF]; 0 when
+ * none was.  Never lets a call through. */
+int sbx_notif_serve(struct sup *s);
+void sbx_notif_free(struct sup *s);
 
 /* -------------------------------------------------------- proctree.c */
 

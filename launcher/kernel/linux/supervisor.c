@@ -371,6 +371,10 @@ static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 			snprintf(s->err->msg, sizeof s->err->msg, "%s",
 				 m->text);
 		s->failed = 1;
+		/* pid 1's first mount refused: the namespaces were granted
+		 * in name only; nothing ran (a full probe will say why). */
+		if (m->val == 1)
+			s->clone_failed = 1;
 		break;
 	case MSG_WARN:
 		if (s->l->on_warning)
@@ -380,6 +384,12 @@ static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 	case MSG_STATUS:
 		s->cmd_status = m->val;
 		s->cmd_status_known = 1;
+		break;
+	case MSG_NOTIF:
+		if (*fd < 0 || s->fd[P_NOTIF] >= 0)
+			break;
+		s->fd[P_NOTIF] = *fd;
+		*fd = -1;
 		break;
 	case MSG_NETPROXY:
 		if (*fd >= 0 && s->mode == SBX_KMODE_FULL &&
@@ -505,6 +515,11 @@ static void feed_stdin(struct sup *s)
 
 static void dispatch(struct sup *s, const struct pollfd *p)
 {
+	/* First: a refused call waits for our answer. */
+	if (p[P_NOTIF].revents & POLLIN)
+		sbx_notif_serve(s);
+	else if (p[P_NOTIF].revents) /* no process left to notify */
+		close_fd(&s->fd[P_NOTIF]);
 	if (p[P_CHAN].revents)
 		on_chan(s);
 	if (p[P_REPORT].revents)
@@ -521,10 +536,19 @@ static void dispatch(struct sup *s, const struct pollfd *p)
 		reap(s);
 }
 
+static int notif_pending(struct sup *s)
+{
+	struct pollfd p = { .fd = s->fd[P_NOTIF], .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+}
+
 /* After the tree is gone every writer is gone: what is queued is all. */
 static void drain(struct sup *s)
 {
 	while (s->fd[P_CHAN] >= 0 && on_chan(s))
+		;
+	while (s->fd[P_NOTIF] >= 0 && notif_pending(s) && sbx_notif_serve(s))
 		;
 	while (s->fd[P_REPORT] >= 0 && on_report(s))
 		;
@@ -632,6 +656,7 @@ static void sup_cleanup(struct sup *s)
 		close_fd(&s->l->proxy->fd);
 	for (i = 0; i < P_N; i++)
 		close_fd(&s->fd[i]);
+	sbx_notif_free(s);
 	s->l->report_fd = -1;
 	s->chan[0] = -1; /* was fd[P_CHAN] */
 	close_fd(&s->chan[1]);
@@ -715,6 +740,8 @@ int sbx_linux_launch(struct sbx_launch *l, struct sbx_exit *x,
 	if (sup_loop(&s) < 0)
 		goto out;
 	rc = sup_finish(&s);
+	if (rc < 0 && s.clone_failed)
+		rc = SBX_LAUNCH_RETRY;
 out:
 	sup_cleanup(&s);
 	return rc;
