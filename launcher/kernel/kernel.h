@@ -82,6 +82,8 @@ struct sbx_launch {
 	enum sbx_kmode mode; /* resolved */
 	const struct sbx_features *feat;
 	int warn_missing; /* fallback = warn: run with what exists */
+	int weaker_ok; /* fallback = warn: a weaker sandbox found only at
+			* launch (Linux: the host's /proc) runs, said */
 	char *const *argv; /* argv[0] looked up in envp's PATH */
 	char *const *envp; /* the final environment, as the command
 				 * sees it (launcher/lib/env.c) */
@@ -153,6 +155,12 @@ struct sbx_backend {
 	/* fallback = warn and resolve() failed: the mode to run in anyway,
 	 * with what exists. */
 	enum sbx_kmode (*fallback)(const struct sbx_features *f);
+	/* Is a run in mode weaker than the strongest sandbox this backend
+	 * makes (asked: the mode the caller named, SBX_KMODE_AUTO if none)?
+	 * 1 with why: one line, why, what is weaker, and the fix. */
+	int (*weaker)(const struct sbx_policy *p, enum sbx_kmode asked,
+		      enum sbx_kmode mode, const struct sbx_features *f,
+		      char *why, size_t n);
 	/* "full", "landlock-only". */
 	const char *(*mode_name)(enum sbx_kmode mode);
 

@@ -238,23 +238,34 @@ static void on_warning(void *ctx, const char *msg)
 	run_warn(ctx, "%s", msg);
 }
 
-/* The mode to run in, from the backend; under fallback = warn, the best
- * there is, said loudly. */
+/*
+ * The mode to run in: the one asked for, or under auto the strongest that
+ * works here.  A run weaker than the strongest sandbox (auto without user
+ * namespaces, no Landlock, no seccomp) runs only under fallback = warn,
+ * and says so before the command starts: why, what is weaker, the fix.
+ * fallback = deny refuses it.  A mode named with --mode is never swapped
+ * for another, and with no filesystem boundary at all nothing runs.
+ */
 static int pick_mode(struct run_ctx *c, struct sbx_err *err)
 {
 	const struct sbx_policy *p = &c->s->pol;
+	char why[sizeof err->msg];
 
 	c->warn = 0;
-	if (c->b->resolve(c->s->mode, c->feat, &c->mode, err) == 0)
-		return c->b->check(p, c->mode, err) == 0 ? SBX_OK
-							 : SBX_E_KERNEL;
-	if (p->fallback != SBX_FALLBACK_WARN)
+	if (c->b->resolve(c->s->mode, c->feat, &c->mode, err) < 0 ||
+	    c->b->check(p, c->mode, err) < 0)
 		return SBX_E_KERNEL;
+	if (!c->b->weaker(p, c->s->mode, c->mode, c->feat, why, sizeof why))
+		return SBX_OK;
+	if (p->fallback != SBX_FALLBACK_WARN) {
+		sbx_errf(err, 0,
+			 "fallback = \"deny\" refuses a sandbox weaker than "
+			 "full mode: %s",
+			 why);
+		return SBX_E_KERNEL;
+	}
 	c->warn = 1;
-	c->mode = c->b->fallback(c->feat);
-	run_warn(c, "%s", err->msg);
-	run_warn(c, "fallback = warn: running in %s mode with what exists",
-		 c->b->mode_name(c->mode));
+	run_warn(c, "weaker sandbox (fallback = warn): %s", why);
 	return SBX_OK;
 }
 
@@ -415,6 +426,7 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	l.mode = c->mode;
 	l.feat = c->feat;
 	l.warn_missing = c->warn;
+	l.weaker_ok = c->s->pol.fallback == SBX_FALLBACK_WARN;
 	l.argv = command_argv(c->req, shellv);
 	l.envp = env.v;
 	l.workdir = c->req->workdir ? c->req->workdir : pol->project;

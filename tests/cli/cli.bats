@@ -310,11 +310,21 @@ nested() {	# inner sbxrun's arguments
 	require_kernel
 	mkdir -p "$HOME/.config/sbxrun"
 	echo 'fallback = "warn";' > "$HOME/.config/sbxrun/config"
-	run nested --mode full -- sh -c "cat '$HOME/.ssh/id_rsa' > '$P/leak' 2>/dev/null; echo ran > '$P/ran'"
+	run nested -- sh -c "cat '$HOME/.ssh/id_rsa' > '$P/leak' 2>/dev/null; echo ran > '$P/ran'"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"warning"*"user namespaces"*"landlock-only"* ]]
+	[[ "$output" == *"warning: weaker sandbox (fallback = warn): landlock-only mode, because user namespaces are not available"*"seccomp filter"* ]]
 	[ "$(cat "$P/ran")" = ran ]
 	[ ! -s "$P/leak" ]
+}
+
+@test "no user namespaces: fallback = deny refuses auto's landlock-only with the fix" {
+	require_kernel
+	mkdir -p "$HOME/.config/sbxrun"
+	echo 'fallback = "deny";' > "$HOME/.config/sbxrun/config"
+	run nested -- sh -c "echo ran > '$P/ran'"
+	[ "$status" -eq 125 ]
+	[[ "$output" == *'fallback = "deny" refuses a sandbox weaker than full mode: landlock-only mode'*"seccomp filter"* ]]
+	[ ! -e "$P/ran" ]
 }
 
 # sbxrun is linked statically and reads /etc/passwd itself (no NSS).

@@ -102,6 +102,40 @@ void sbx_layer_failed(const struct sup *s, const char *layer,
 	_exit(125);
 }
 
+/*
+ * Landlock, in the command's process.  A run weaker than full mode was
+ * accepted (fallback = warn) and said before launch: full mode without
+ * Landlock goes on without it, landlock-only mode whose Landlock has no
+ * TCP rules leaves network = off to seccomp's socket filter.  But
+ * landlock-only mode without Landlock has no filesystem boundary at all:
+ * nothing runs, whatever the fallback.
+ */
+static void apply_landlock(const struct sup *s)
+{
+	const struct sbx_launch *l = s->l;
+	int abi = l->feat ? l->feat->landlock_abi : 0;
+	uint16_t port = l->proxy ? l->proxy->port : 0;
+	struct sbx_policy open_net;
+	struct sbx_err e;
+
+	if (s->mode == SBX_KMODE_FULL && abi < 1 && l->warn_missing)
+		return;
+	if (sbx_landlock_apply(l->pol, s->mode, abi, port, &e) == 0)
+		return;
+	if (s->mode == SBX_KMODE_LANDLOCK && l->warn_missing && abi >= 1 &&
+	    l->pol->net == SBX_NET_OFF) {
+		open_net = *l->pol; /* read only: a shallow copy */
+		open_net.net = SBX_NET_ON;
+		if (sbx_landlock_apply(&open_net, s->mode, abi, 0, &e) == 0)
+			return;
+	}
+	if (s->mode == SBX_KMODE_LANDLOCK) {
+		sbx_chan_say(s->chan[1], MSG_FAIL, "Landlock: %s", e.msg);
+		_exit(125);
+	}
+	sbx_layer_failed(s, "Landlock", &e);
+}
+
 static int close_span(unsigned lo, unsigned hi)
 {
 	long max;
@@ -442,7 +476,6 @@ static void seccomp_layer(const struct sup *s)
 void sbx_cmd_main(const struct sup *s)
 {
 	const struct sbx_launch *l = s->l;
-	struct sbx_err e;
 	int r;
 
 	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
@@ -456,9 +489,7 @@ void sbx_cmd_main(const struct sup *s)
 			     l->workdir);
 		_exit(125);
 	}
-	if (sbx_landlock_apply(l->pol, s->mode,
-			       l->feat ? l->feat->landlock_abi : 0, &e) < 0)
-		sbx_layer_failed(s, "Landlock", &e);
+	apply_landlock(s);
 	report_socket(s);
 	if (cloexec_all() < 0) {
 		sbx_chan_say(s->chan[1], MSG_FAIL, "close descriptors: %m");
@@ -583,18 +614,32 @@ void sbx_pid1_setup(const struct sup *s)
 {
 	const struct sbx_policy *p = s->l->pol;
 	struct sbx_err e;
-	int w;
+	int w, view;
 
 	sbx_landlock_survey(p);
-	if (sbx_mounts_setup(s->l, &e) < 0)
+	view = sbx_mounts_setup(s->l, &e);
+	if (view == -2) { /* refused late: SBX_LAUNCH_RETRY */
+		sbx_chan_put(s->chan[1], MSG_FAIL, 1, e.msg);
+		_exit(125);
+	}
+	if (view < 0)
 		sbx_layer_failed(s, "mount namespace", &e);
+	if (view == 1) /* the host's /proc, read-only (fallback = warn) */
+		sbx_chan_say(
+			s->chan[1], MSG_WARN,
+			"weaker sandbox (fallback = warn): the host's /proc "
+			"instead of a fresh one (the process list and "
+			"command lines of outside processes are visible; "
+			"their memory and environment are not; the process "
+			"count is held by RLIMIT_NPROC alone): %s",
+			sbx_proc_masked_fix);
 	if (p->net == SBX_NET_OFF && private_net(&e) < 0)
 		sbx_layer_failed(s, "network namespace", &e);
 	if (p->net == SBX_NET_LOOPBACK && lo_up(&e) < 0)
 		sbx_layer_failed(s, "loopback network", &e);
 	if (p->net == SBX_NET_FILTERED && proxy_socket(s, &e) < 0)
 		fail_closed(s, "network proxy", &e);
-	if (pid_limit(p->limits.nproc, &e) < 0)
+	if (view != 1 && pid_limit(p->limits.nproc, &e) < 0)
 		sbx_layer_failed(s, "process limit", &e);
 	/* TIME-03: protected paths the host may replace stay read-only;
 	 * pid 1 then keeps what mounting again and looking at the sandbox's

@@ -17,6 +17,7 @@ struct plan {
 	int notif; /* seccomp user notification: the listener */
 	int nested; /* already under a seccomp filter */
 	int pidmax; /* pid_max per pid namespace (Linux 6.14) */
+	int hostproc; /* full mode with the host's /proc (masked /proc) */
 };
 
 struct cell {
@@ -125,7 +126,7 @@ static struct cell row_nproc(const struct plan *c)
 {
 	if (c->p->limits.nproc == 0)
 		return CELL(SBX_ENF_NONE, "limits.nproc is 0");
-	if (c->full && c->pidmax)
+	if (c->full && c->pidmax && !c->hostproc)
 		return CELL(SBX_ENF_KERNEL,
 			    "the pid namespace's own pid_max: at most "
 			    "limits.nproc processes and threads, for root "
@@ -177,6 +178,22 @@ static struct cell row_net_closed(const struct plan *c)
 		    "rules need ABI 4");
 }
 
+/* landlock-only mode has no network namespace of its own. */
+static struct cell row_net_filtered(const struct plan *c)
+{
+	if (c->abi < 4 || !c->sc)
+		return CELL(SBX_ENF_NONE,
+			    "needs Landlock TCP rules (ABI 4) and seccomp "
+			    "without a network namespace; sbxrun refuses "
+			    "to run so");
+	return CELL(SBX_ENF_PARTIAL,
+		    "no network namespace: Landlock lets TCP connect "
+		    "reach only the proxy's port, on ANY address; seccomp "
+		    "refuses UDP and TCP Fast Open; the proxy listens on "
+		    "the host's loopback, which every local user reaches, "
+		    "and asks for a per-run secret");
+}
+
 static struct cell row_net(const struct plan *c)
 {
 	switch (c->p->net) {
@@ -200,10 +217,10 @@ static struct cell row_net(const struct plan *c)
 	case SBX_NET_FILTERED:
 		if (c->full)
 			return CELL(SBX_ENF_KERNEL,
-				    "network namespace without a route: "
-				    "the allow-list proxy is not implemented "
-				    "yet, so nothing is reachable");
-		return row_net_closed(c);
+				    "network namespace with only a loopback, "
+				    "where sbxrun's proxy listens and decides "
+				    "each connection by host and port");
+		return row_net_filtered(c);
 	case SBX_NET_ON: break;
 	}
 	if (c->sc)
@@ -254,6 +271,12 @@ static struct cell row_proc_net(const struct plan *c)
 		return CELL(SBX_ENF_NONE,
 			    "network on: the host's network namespace, "
 			    "its sockets listed in /proc/net");
+	if (c->full && c->hostproc)
+		return CELL(SBX_ENF_PARTIAL,
+			    "private network namespace: /proc/net lists only "
+			    "the sandbox's own, but with the host's /proc, "
+			    "/proc/PID/net of an outside process lists the "
+			    "host's");
 	if (c->full)
 		return CELL(SBX_ENF_KERNEL,
 			    "private network namespace: /proc/net lists "
@@ -295,6 +318,12 @@ static struct cell row_ptrace(const struct plan *c)
 
 static struct cell row_proc(const struct plan *c)
 {
+	if (c->full && c->hostproc)
+		return CELL(SBX_ENF_PARTIAL,
+			    "the host's /proc, read-only with its masks (a "
+			    "fresh one is refused): the process list and "
+			    "cmdlines stay visible; Landlock ptrace scoping "
+			    "hides environ, mem, fd and root");
 	if (c->full)
 		return CELL(SBX_ENF_KERNEL, "pid namespace with a fresh /proc");
 	return CELL(SBX_ENF_KERNEL,
@@ -463,6 +492,27 @@ static void plan_notes(struct sbx_plan *out, const struct plan *c,
 		note(out, "user namespaces: %s", f->userns_why);
 	if (f && !f->seccomp)
 		note(out, "seccomp filters are not available");
+	if (!c->full && c->abi >= 4 && c->p->net == SBX_NET_FILTERED)
+		note(out,
+		     "network = filtered without a network namespace "
+		     "(landlock-only) is weaker than in full mode: the "
+		     "proxy's port is open on every address (Landlock port "
+		     "rules know no address), the host's loopback services "
+		     "on that port too; the proxy is on the host's "
+		     "loopback, guarded by a per-run secret in the proxy URL "
+		     "(readable by the command, in its environment)");
+	if (c->hostproc)
+		note(out, "/proc: %s", sbx_proc_masked_fix);
+	if (f && f->landlock_abi && f->landlock_abi < SBX_LL_ABI_BEST)
+		note(out,
+		     "Landlock ABI %d%s: the rows that name ABI 2 to %d are "
+		     "weaker; fix: a kernel with Landlock ABI %d (Linux 6.12 "
+		     "or later)",
+		     f->landlock_abi,
+		     f->landlock_capped
+			     ? " (capped by SBXRUN_TEST_LANDLOCK_ABI)"
+			     : "",
+		     SBX_LL_ABI_BEST, SBX_LL_ABI_BEST);
 	if (!c->full && c->abi < 4 &&
 	    (c->p->net == SBX_NET_OFF || c->p->net == SBX_NET_FILTERED))
 		note(out,
@@ -497,6 +547,7 @@ void sbx_linux_plan(const struct sbx_policy *p, enum sbx_kmode mode,
 	c.notif = f ? f->seccomp_notif : 0;
 	c.nested = f ? f->seccomp_filtered : 0;
 	c.pidmax = sbx_pidns_has_pid_max();
+	c.hostproc = c.full && f && f->proc_masked;
 	snprintf(out->head, sizeof out->head,
 		 "mode %s; Landlock ABI %d; seccomp %s; user namespaces %s",
 		 c.full ? "full" : "landlock-only", c.abi, c.sc ? "yes" : "no",

@@ -371,6 +371,10 @@ static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 			snprintf(s->err->msg, sizeof s->err->msg, "%s",
 				 m->text);
 		s->failed = 1;
+		/* pid 1's first mount refused: the namespaces were granted
+		 * in name only; nothing ran (a full probe will say why). */
+		if (m->val == 1)
+			s->clone_failed = 1;
 		break;
 	case MSG_WARN:
 		if (s->l->on_warning)
@@ -736,6 +740,8 @@ int sbx_linux_launch(struct sbx_launch *l, struct sbx_exit *x,
 	if (sup_loop(&s) < 0)
 		goto out;
 	rc = sup_finish(&s);
+	if (rc < 0 && s.clone_failed)
+		rc = SBX_LAUNCH_RETRY;
 out:
 	sup_cleanup(&s);
 	return rc;
