@@ -23,7 +23,7 @@ teardown_file() { net_teardown_file; }
 modes() {
 	case "${SBX_MODE:-auto}" in
 	full | landlock-only) echo "$SBX_MODE" ;;
-	*) echo full ;;
+	*) echo full landlock-only ;;
 	esac
 }
 
@@ -209,4 +209,42 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 		cd /
 		rm -rf "$d"
 	done
+}
+
+# landlock-only: no network namespace, so the proxy listens on the host's
+# loopback (every local user reaches it) and asks for the run's secret;
+# Landlock lets connect(2) reach its port alone; seccomp refuses UDP (DNS
+# exfiltration, NET-02) and TCP Fast Open (NET-06), which Landlock misses.
+@test "NET-02/NET-06 landlock-only: the proxy wants the run's secret; UDP and TCP Fast Open refused" {
+	mode_ok landlock-only || skip "landlock-only mode cannot run a filtered network here"
+	run sbx landlock-only --net allow:allowed.test -- sh -c '
+		case "$HTTPS_PROXY" in http://sbx:*@127.0.0.1:*) ;; *) echo "no secret: $HTTPS_PROXY"; exit 1 ;; esac
+		port=${HTTPS_PROXY##*:}
+		# without the secret: 407, from inside as from any local user
+		curl -sS -m 10 -o /dev/null -w "%{http_code}\n" -x "http://127.0.0.1:$port" http://allowed.test:8080/index.html
+		curl -sS -m 10 -o /dev/null -w "%{http_code}\n" -x "http://sbx:wrong@127.0.0.1:$port" http://allowed.test:8080/index.html
+		curl -sS -m 10 http://allowed.test:8080/index.html
+		python3 -c "
+import socket
+try:
+    socket.socket(socket.AF_INET, socket.SOCK_DGRAM); print(\"udp open\")
+except OSError as e:
+    print(\"udp\", e.errno)
+"
+		"$1" fastopen 203.0.113.10 8080 || true
+	' sh "$SBX_BUILD/probes/atk_syscall.static"
+	echo "$output"
+	cat "$W/err"
+	[ "$status" = 0 ]
+	[ "${lines[0]}" = 407 ]
+	[ "${lines[1]}" = 407 ]
+	[ "${lines[2]}" = "hello from allowed.test" ]
+	[ "${lines[3]}" = "udp 1" ]
+	[[ "${lines[4]}" != *OK* ]]
+	no_hits
+	grep -q "203.0.113.10" "$W/hits" && false
+	# --dry-run says what is weaker
+	run sbx landlock-only --net allow:allowed.test --dry-run
+	[[ "$output" == *"network = filtered without a network namespace (landlock-only) is weaker than in full mode"* ]]
+	[[ "$output" == *"network "*"partial (no network namespace: Landlock lets TCP connect reach only the proxy's port, on ANY address"* ]]
 }
