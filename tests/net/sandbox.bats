@@ -130,6 +130,12 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 		echo "$output $(cat "$W/err")"
 		[ "$status" = 0 ]
 		[ "$output" = "hello from allowed.test" ]
+		# --quiet: nothing on stderr, the report still has it
+		run sbx "$m" --quiet --report "$W/proj/r.json" --net allow:allowed.test -- \
+			curl -sS -m 10 -o /dev/null -w "%{http_code}\n" http://other.test:8080/index.html
+		[ "$output" = 403 ]
+		grep -q "other.test" "$W/err" && false
+		grep -qF "$line" "$W/proj/r.json"
 		rm -f "$W/proj/r.json"
 	done
 }
