@@ -678,6 +678,9 @@ void sbx_explain_syscall(const struct sbx_cpol *v, const char *name, int family,
 	sb_put(&b, "): ");
 	if (off)
 		sb_put(&b, "network access is off in this sandbox");
+	else if (inet && v->hdr->net == SBX_NET_FILTERED)
+		sb_put(&b, "only TCP connections to the network proxy are "
+			   "open in this sandbox (no UDP, no raw sockets)");
 	else if (inet)
 		sb_put(&b, "internet sockets are closed to programs in "
 			   "this sandbox mode");

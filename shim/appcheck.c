@@ -172,7 +172,8 @@ int shim_explain_failure(const struct shim_fs *f, int err)
 
 	if (!f || !f->path || !*f->path || !shim_g.active)
 		return 0;
-	if (err != EACCES && err != EPERM && err != EROFS && err != ENOENT)
+	if (err != EACCES && err != EPERM && err != EROFS && err != ENOENT &&
+	    err != EBUSY && err != EXDEV)
 		return 0;
 	if (err == ENOENT && f->dirfd == AT_FDCWD && f->path[0] != '/' &&
 	    enoent_unexplained(f->path))

@@ -6,8 +6,9 @@
  * launcher/kernel/linux/seccomp.c loads with one seccomp(2) call.  Building a filter
  * with libseccomp costs about 0.3 ms and a library in every launch; a
  * precompiled program costs neither.  The filter depends only on the
- * architecture and libseccomp, both fixed at build time, and on two
- * policy bits (network closed, pid namespace), which give the variants.
+ * architecture and libseccomp, both fixed at build time, and on the
+ * network (open, closed, TCP only) and the pid namespace, which give the
+ * variants.
  *
  *   gen_seccomp > seccomp_bpf.h
  *
@@ -43,6 +44,7 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sched.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
@@ -54,6 +56,12 @@
 
 #include "compat.h"
 #include "inside.h"
+
+#ifndef TCP_FASTOPEN_CONNECT
+#define SC_TCP_FASTOPEN_CONNECT 30
+#else
+#define SC_TCP_FASTOPEN_CONNECT TCP_FASTOPEN_CONNECT
+#endif
 
 /* open_tree_attr(2) (6.15) is newer than libseccomp 2.5's table, and
  * like mount_setattr it reaches do_mount_setattr() without an LSM hook,
@@ -80,7 +88,15 @@ enum sc_when {
 	SC_NET_CLOSED, /* no internet sockets at all */
 	SC_NET_OPEN, /* internet sockets allowed, minus the odd ones */
 	SC_NO_PIDNS, /* landlock-only: no pid/ipc namespace around us */
+	SC_NET_TCP, /* TCP only: the filtered network without a network
+		     * namespace (landlock-only), where Landlock limits
+		     * connect to the proxy's port and nothing else would
+		     * stop UDP (DNS exfiltration, NET-02) or a TCP Fast Open
+		     * connect that Landlock's hook does not see (NET-06) */
 };
+
+/* The network variants: [0] open, [1] closed, [2] TCP only. */
+enum { NET_OPEN = 0, NET_CLOSED = 1, NET_TCP = 2, NET_N = 3 };
 
 struct sc_rule {
 	int nr; /* negative: not on this architecture */
@@ -340,16 +356,58 @@ static const struct sc_rule sc_rules[] = {
 	SOCK(EPERM, SC_NET_OPEN, 1, SCMP_CMP_MASKED_EQ, 0xf, SOCK_PACKET),
 	SOCK(EPROTONOSUPPORT, SC_NET_OPEN, 2, SCMP_CMP_EQ, IPPROTO_MPTCP, 0),
 	SOCK(EPROTONOSUPPORT, SC_NET_OPEN, 2, SCMP_CMP_EQ, IPPROTO_SCTP, 0),
+	/* TCP only: stream sockets, and no connect that bypasses connect(2)
+	 * (the filters' arguments are ANDed: not unix and a datagram). */
+	{ .nr = SCMP_SYS(socket),
+	  .err = EPERM,
+	  .when = SC_NET_TCP,
+	  .ncmp = 2,
+	  .cmp = { CMP(0, SCMP_CMP_NE, AF_UNIX, 0),
+		   CMP(1, SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM) } },
+	{ .nr = SCMP_SYS(socket),
+	  .err = EPERM,
+	  .when = SC_NET_TCP,
+	  .ncmp = 2,
+	  .cmp = { CMP(0, SCMP_CMP_NE, AF_UNIX, 0),
+		   CMP(1, SCMP_CMP_MASKED_EQ, 0xf, SOCK_SEQPACKET) } },
+	{ .nr = SCMP_SYS(socket),
+	  .err = EPERM,
+	  .when = SC_NET_TCP,
+	  .ncmp = 2,
+	  .cmp = { CMP(0, SCMP_CMP_NE, AF_UNIX, 0),
+		   CMP(1, SCMP_CMP_MASKED_EQ, 0xf, SOCK_DCCP) } },
+	{ .nr = SCMP_SYS(sendto),
+	  .err = EPERM,
+	  .when = SC_NET_TCP,
+	  .ncmp = 1,
+	  .cmp = { CMP(3, SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN) } },
+	{ .nr = SCMP_SYS(sendmsg),
+	  .err = EPERM,
+	  .when = SC_NET_TCP,
+	  .ncmp = 1,
+	  .cmp = { CMP(2, SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN) } },
+	{ .nr = SCMP_SYS(sendmmsg),
+	  .err = EPERM,
+	  .when = SC_NET_TCP,
+	  .ncmp = 1,
+	  .cmp = { CMP(3, SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN) } },
+	{ .nr = SCMP_SYS(setsockopt),
+	  .err = EPERM,
+	  .when = SC_NET_TCP,
+	  .ncmp = 2,
+	  .cmp = { CMP(1, SCMP_CMP_EQ, IPPROTO_TCP, 0),
+		   CMP(2, SCMP_CMP_EQ, SC_TCP_FASTOPEN_CONNECT, 0) } },
 };
 
 /* When a rule applies, for one variant. */
-static int sc_applies(const struct sc_rule *r, int closed, int pidns)
+static int sc_applies(const struct sc_rule *r, int net, int pidns)
 {
 	if (r->nr < 0)
 		return 0; /* the syscall does not exist here */
 	switch (r->when) {
-	case SC_NET_CLOSED: return closed;
-	case SC_NET_OPEN: return !closed;
+	case SC_NET_CLOSED: return net == NET_CLOSED;
+	case SC_NET_OPEN: return net != NET_CLOSED;
+	case SC_NET_TCP: return net == NET_TCP;
 	case SC_NO_PIDNS: return !pidns;
 	case SC_ALWAYS: break;
 	}
@@ -461,14 +519,15 @@ int main(void)
 	       "do not edit. */\n\n",
 	       SCMP_VER_MAJOR, SCMP_VER_MINOR, SCMP_VER_MICRO);
 	for (int notif = 0; notif < 2; notif++)
-		for (int closed = 0; closed < 2; closed++)
+		for (int closed = 0; closed < NET_N; closed++)
 			for (int pidns = 0; pidns < 2; pidns++)
 				emit(notif, closed, pidns);
 	emit_names();
-	printf("/* [notify][network closed][in a pid namespace] */\n"
-	       "static const struct sock_fprog sbx_bpf[2][2][2] = {\n");
+	printf("/* [notify][network: 0 open, 1 closed, 2 TCP only][in a pid "
+	       "namespace] */\n"
+	       "static const struct sock_fprog sbx_bpf[2][3][2] = {\n");
 	for (int notif = 0; notif < 2; notif++)
-		for (int closed = 0; closed < 2; closed++)
+		for (int closed = 0; closed < NET_N; closed++)
 			for (int pidns = 0; pidns < 2; pidns++)
 				printf("\t[%d][%d][%d] = { sizeof sbx_bpf_%d%d%d / "
 				       "sizeof sbx_bpf_%d%d%d[0], (struct "

@@ -16,7 +16,7 @@ Benchmarks report figures; they never fail on speed: the exit status is
 
 Environment:
   BENCH_ONLY=startup,rss,crosscheck,shim,exec,make,script,git,python,rules,
-             layers,phases
+             layers,phases,seccomp
              run only these groups (default: all)
   BENCH_QUICK=1   a quick smoke run: few rounds, small loops (figures
                   are then only indicative)
@@ -494,6 +494,29 @@ def scenario_shim(c):
     detail(sc, "missing_shim", keys=["sbx", "sbx_noshim"], label_suffix=": missing, shim A/B delta")
 
 
+def scenario_seccomp(c):
+    """An allowed call under the notify filter (the supervisor's listener,
+    issue 13) against the plain filter and no filter: it must not pay."""
+    n = q(2000000, 200000)
+    say("== seccomp: %d getppid calls with no filter, the plain filter and "
+        "the notify filter (fastest chunk of 1000)" % n)
+    v = [("host", [os.path.join(BENCHBIN, "sysloop"), str(n)])]
+    labels = {"host": "sysloop (filters loaded in children)"}
+    rounds = q(5, 1)
+    data = run_tm(v, c.proj, c.env, rounds, 0, capture=True)
+    sc = Scenario("seccomp", "allowed syscall under the filters", "ns", 1.0,
+                  v, data, labels, rounds, 0,
+                  {"iterations": n, "method": "per-call time of the fastest "
+                   "chunk of 1000 getppid calls, one child per filter"})
+    add_row(sc, "allowed getppid: notify filter (sbxrun) vs plain", "plain",
+            "host", "host", sbx_metric="notif", over="field",
+            over_metric="notif_delta", target=("field", 5.0),
+            note="bare = the plain filter; the listener is never asked "
+                 "about an allowed call")
+    for m in ("bare", "plain", "notif", "notif_delta"):
+        detail(sc, m, label_suffix=": " + m)
+
+
 def scenario_exec(c):
     n = q(2000, 200)
     say("== shim per exec: %d fork+execve of /bin/true, with and without "
@@ -893,7 +916,7 @@ def print_phases():
 # ------------------------------------------------------------ main
 
 def main():
-    for tool in ("tm", "shimloop", "execloop", "noshim"):
+    for tool in ("tm", "shimloop", "execloop", "noshim", "sysloop"):
         if not os.access(os.path.join(BENCHBIN, tool), os.X_OK):
             sys.exit("bench: %s/%s is missing (run through scripts/bench.sh)" %
                      (BENCHBIN, tool))
@@ -968,7 +991,7 @@ def main():
         RESULTS["commit"] = None
 
     groups = [("startup", scenario_startup), ("crosscheck", scenario_crosscheck),
-              ("shim", scenario_shim),
+              ("shim", scenario_shim), ("seccomp", scenario_seccomp),
               ("exec", scenario_exec), ("make", scenario_make),
               ("script", scenario_script), ("git", scenario_git),
               ("python", scenario_python), ("rules", scenario_rules),

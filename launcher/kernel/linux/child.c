@@ -114,18 +114,19 @@ static void apply_landlock(const struct sup *s)
 {
 	const struct sbx_launch *l = s->l;
 	int abi = l->feat ? l->feat->landlock_abi : 0;
+	uint16_t port = l->proxy ? l->proxy->port : 0;
 	struct sbx_policy open_net;
 	struct sbx_err e;
 
 	if (s->mode == SBX_KMODE_FULL && abi < 1 && l->warn_missing)
 		return;
-	if (sbx_landlock_apply(l->pol, s->mode, abi, &e) == 0)
+	if (sbx_landlock_apply(l->pol, s->mode, abi, port, &e) == 0)
 		return;
 	if (s->mode == SBX_KMODE_LANDLOCK && l->warn_missing && abi >= 1 &&
 	    l->pol->net == SBX_NET_OFF) {
 		open_net = *l->pol; /* read only: a shallow copy */
 		open_net.net = SBX_NET_ON;
-		if (sbx_landlock_apply(&open_net, s->mode, abi, &e) == 0)
+		if (sbx_landlock_apply(&open_net, s->mode, abi, 0, &e) == 0)
 			return;
 	}
 	if (s->mode == SBX_KMODE_LANDLOCK) {

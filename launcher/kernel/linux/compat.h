@@ -138,7 +138,7 @@ struct sbx_mount_attr { /* struct mount_attr, MOUNT_ATTR_SIZE_VER0 */
 #endif
 
 #define LL_RULE_PATH_BENEATH 1
-#define LL_RULE_NET_PORT 2 /* unused: we never allow a port */
+#define LL_RULE_NET_PORT 2 /* the filtering proxy's port (landlock-only) */
 
 struct ll_ruleset_attr {
 	uint64_t handled_access_fs;

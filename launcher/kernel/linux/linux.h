@@ -81,8 +81,10 @@ int sbx_linux_launch(struct sbx_launch *l, struct sbx_exit *x,
  * in the new user namespace, nothing changed (the mode may be picked
  * again). */
 int sbx_mounts_setup(const struct sbx_launch *l, struct sbx_err *err);
+/* proxy_port: network = filtered in landlock-only mode, the one port
+ * connect(2) may reach. */
 int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode, int abi,
-		       struct sbx_err *err);
+		       uint16_t proxy_port, struct sbx_err *err);
 /* Full mode, pid 1, before the mount view: which hidden paths the command
  * could reach if the mounts did not cover them (landlock.c). */
 void sbx_landlock_survey(const struct sbx_policy *p);

@@ -178,6 +178,22 @@ static struct cell row_net_closed(const struct plan *c)
 		    "rules need ABI 4");
 }
 
+/* landlock-only mode has no network namespace of its own. */
+static struct cell row_net_filtered(const struct plan *c)
+{
+	if (c->abi < 4 || !c->sc)
+		return CELL(SBX_ENF_NONE,
+			    "needs Landlock TCP rules (ABI 4) and seccomp "
+			    "without a network namespace; sbxrun refuses "
+			    "to run so");
+	return CELL(SBX_ENF_PARTIAL,
+		    "no network namespace: Landlock lets TCP connect "
+		    "reach only the proxy's port, on ANY address; seccomp "
+		    "refuses UDP and TCP Fast Open; the proxy listens on "
+		    "the host's loopback, which every local user reaches, "
+		    "and asks for a per-run secret");
+}
+
 static struct cell row_net(const struct plan *c)
 {
 	switch (c->p->net) {
@@ -201,10 +217,10 @@ static struct cell row_net(const struct plan *c)
 	case SBX_NET_FILTERED:
 		if (c->full)
 			return CELL(SBX_ENF_KERNEL,
-				    "network namespace without a route: "
-				    "the allow-list proxy is not implemented "
-				    "yet, so nothing is reachable");
-		return row_net_closed(c);
+				    "network namespace with only a loopback, "
+				    "where sbxrun's proxy listens and decides "
+				    "each connection by host and port");
+		return row_net_filtered(c);
 	case SBX_NET_ON: break;
 	}
 	if (c->sc)
@@ -476,6 +492,15 @@ static void plan_notes(struct sbx_plan *out, const struct plan *c,
 		note(out, "user namespaces: %s", f->userns_why);
 	if (f && !f->seccomp)
 		note(out, "seccomp filters are not available");
+	if (!c->full && c->abi >= 4 && c->p->net == SBX_NET_FILTERED)
+		note(out,
+		     "network = filtered without a network namespace "
+		     "(landlock-only) is weaker than in full mode: the "
+		     "proxy's port is open on every address (Landlock port "
+		     "rules know no address), the host's loopback services "
+		     "on that port too; the proxy is on the host's "
+		     "loopback, guarded by a per-run secret in the proxy URL "
+		     "(readable by the command, in its environment)");
 	if (c->hostproc)
 		note(out, "/proc: %s", sbx_proc_masked_fix);
 	if (f && f->landlock_abi && f->landlock_abi < SBX_LL_ABI_BEST)

@@ -38,20 +38,24 @@ struct sbx_sc_name {
 #include "seccomp_bpf.h"
 
 /*
- * No internet sockets with network = off, and with "filtered" outside a
- * private network namespace: the allow-list proxy does not exist yet, so
- * fail closed (in full mode the namespace has no route anyway).
+ * The network variant of the filter: no internet sockets with network =
+ * off (1); TCP only with "filtered" outside a private network namespace
+ * (2): Landlock lets connect(2) reach the proxy's port alone, and seccomp
+ * refuses what Landlock cannot see (UDP, TCP Fast Open); otherwise (0)
+ * the odd families and protocols only (in full mode a filtered network's
+ * namespace has no route anyway).
  */
-static int sc_net_closed(const struct sbx_policy *p, enum sbx_kmode mode)
+static int sc_net(const struct sbx_policy *p, enum sbx_kmode mode)
 {
-	return p->net == SBX_NET_OFF ||
-	       (p->net == SBX_NET_FILTERED && mode != SBX_KMODE_FULL);
+	if (p->net == SBX_NET_OFF)
+		return 1;
+	return p->net == SBX_NET_FILTERED && mode != SBX_KMODE_FULL ? 2 : 0;
 }
 
 static const struct sock_fprog *sc_prog(const struct sbx_policy *p,
 					enum sbx_kmode mode, int notif)
 {
-	return &sbx_bpf[notif][sc_net_closed(p, mode)][mode == SBX_KMODE_FULL];
+	return &sbx_bpf[notif][sc_net(p, mode)][mode == SBX_KMODE_FULL];
 }
 
 int sbx_seccomp_apply(const struct sbx_policy *p, enum sbx_kmode mode,
