@@ -169,6 +169,9 @@ struct sbx_path_decision sbx_decide_failure(const struct sbx_cpol *v,
 	d = sbx_decide_path(v, &q); /* no suffix, no size */
 	if (d.verdict == SBX_DENY_READONLY && err == ENOENT)
 		d.verdict = SBX_ALLOW;
+	/* hidden, but missing at launch: nothing was kept from anyone */
+	if (d.verdict == SBX_DENY_HIDDEN && (d.rule->flags & SBX_RF_GONE))
+		d.verdict = SBX_ALLOW;
 	/* Only a write is refused so (ln .git/config x: the source of a
 	 * link is only read, and the link fails on its own). */
 	if (mnt && (q.op != SBX_OP_WRITE || (d.verdict != SBX_DENY_HIDDEN &&

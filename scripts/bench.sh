@@ -6,7 +6,7 @@
 #   BENCH_QUICK=1 scripts/bench.sh          a quick smoke run
 #   BENCH_ONLY=startup,shim scripts/bench.sh    some groups only:
 #       startup rss crosscheck shim exec make script git python rules layers phases
-#       seccomp
+#       seccomp proxy
 #
 # Builds the benchmark programs of tests/bench/ into $SBX_BUILD/bench/
 # (the GNUmakefile has no rule for them), makes sure bubblewrap is there

@@ -771,6 +771,31 @@ def scenario_layers(c):
     detail(sc, "wall")
 
 
+def scenario_proxy(c):
+    """The filtering proxy (issue 14): the engine alone (tests/proxyd) and
+    real `sbxrun --net allow:` runs, in a user+net+mount namespace of the
+    bench's own where every packet stays on its loopback."""
+    proxyd = os.path.join(BUILD, "tests", "proxyd")
+    if not os.access(proxyd, os.X_OK) or not shutil.which("curl") or \
+            not shutil.which("unshare"):
+        say("== filtering proxy: skipped (needs build/tests/proxyd, curl, unshare)")
+        return
+    say("== filtering proxy: download and connection set-up, direct and "
+        "through the proxy")
+    script = os.path.join(TOP, "scripts", "bench", "proxy.py")
+    p = subprocess.run(["unshare", "--user", "--map-root-user", "--net",
+                        "--mount", sys.executable, script, proxyd,
+                        str(q(1024, 64)), "--sbxrun", c.sbx],
+                       cwd=c.proj, env=c.env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    lines = p.stdout.decode(errors="replace").splitlines()
+    for line in lines:
+        say("   " + line)
+    if p.returncode != 0:
+        say("   proxy: failed: %s" % p.stderr.decode(errors="replace").strip()[-500:])
+    RESULTS["proxy"] = lines
+
+
 def scenario_phases(c):
     if not shutil.which("perf") or os.geteuid() != 0:
         say("== start-up phases: skipped (needs perf and root)")
@@ -995,7 +1020,7 @@ def main():
               ("exec", scenario_exec), ("make", scenario_make),
               ("script", scenario_script), ("git", scenario_git),
               ("python", scenario_python), ("rules", scenario_rules),
-              ("layers", scenario_layers),
+              ("layers", scenario_layers), ("proxy", scenario_proxy),
               ("phases", scenario_phases)]
     for name, fn in groups:
         if want(name) or (name == "startup" and want("rss")):
