@@ -74,7 +74,7 @@ enum sbx_net {
 	SBX_NET_OFF = 0,
 	SBX_NET_LOOPBACK = 1,
 	SBX_NET_ON = 2,
-	SBX_NET_FILTERED = 3, /* allow-list; enforcement not available yet */
+	SBX_NET_FILTERED = 3, /* allow-list, through the supervisor's proxy */
 };
 
 /* One parsed network allow-list entry. */

@@ -1,0 +1,114 @@
+#!/usr/bin/env bats
+# Kernel-layer refusals explained by the supervisor (issue 13): the
+# seccomp listener (launcher/kernel/linux/notif.c) answers the calls the
+# baseline refuses with the same errno and says, once, which call which
+# program made and why -- for static programs and raw syscalls, which no
+# shim sees.  Judged from outside: the probe's errno, sbxrun's stderr and
+# the JSON report.
+
+load ../lib/common
+source "$BATS_TEST_DIRNAME/_lib.bats"
+
+setup() { esc_setup; }
+teardown() { esc_teardown; }
+
+# The command's stdout+stderr in $output, the report in $T/r.json.
+run_rep() {
+	run xsbx --report "$T/r.json" -- "$@"
+	echo "$output"
+}
+
+# Exactly one line on stderr matching $1 (a grep -E pattern), and one
+# "blocked"/"cannot" line in all.
+once() {
+	local n
+	n=$(printf '%s\n' "$output" | grep -cE "$1" || true)
+	[ "$n" = 1 ] || { echo "expected one line matching '$1', got $n" >&2; return 1; }
+	n=$(printf '%s\n' "$output" | grep -cE '^sbxrun: (blocked|cannot) ' || true)
+	[ "$n" = 1 ] || { echo "expected one explanation, got $n" >&2; return 1; }
+}
+
+# Exactly one refusal in the report, with these op, target, reason and
+# process; its count 1.
+one_refusal() {
+	jq -e --arg o "$1" --arg t "$2" --arg r "$3" --arg p "$4" '
+		(.refusals | length) == 1 and
+		.refusals[0].operation == $o and .refusals[0].target == $t and
+		.refusals[0].reason == $r and .refusals[0].process == $p and
+		.refusals[0].count == 1 and
+		(.refusals[0].message | startswith("sbxrun: blocked "))' "$T/r.json"
+}
+
+@test "SCX-01 raw mount, ptrace, unshare, bpf, keyctl of a static program: same errno, explained once" {
+	local p
+	for p in "mount /tmp:mount:namespaces and mounts" \
+		"ptrace 1:ptrace:other processes cannot be traced" \
+		"unshare user:unshare:namespaces and mounts" \
+		"bpf:bpf:a kernel interface closed" \
+		"keyctl:keyctl:a kernel interface closed"; do
+		IFS=: read -r args call why <<<"$p"
+		# shellcheck disable=SC2086
+		run_rep "$SBX_SYS.static" $args
+		[ "$(result)" = "-1 EPERM" ]
+		once "^sbxrun: blocked $call by atk_syscall\\.sta \\(pid [0-9]+\\): $why.*\\(rule seccomp from built-in\\)\$"
+		one_refusal syscall "$call" syscall atk_syscall.sta
+	done
+}
+
+@test "SCX-02 the same raw call from a dynamic program is explained once (the shim does not see it)" {
+	run_rep "$SBX_SYS" mount /tmp
+	[ "$(result)" = "-1 EPERM" ]
+	once '^sbxrun: blocked mount by atk_syscall \(pid [0-9]+\): '
+	one_refusal syscall mount syscall atk_syscall
+}
+
+@test "SCX-03 static connect with the network off: named as the network being off, not an address family" {
+	run_rep "$SBX_SYS.static" socket inet stream
+	[ "$(result)" = "-1 EAFNOSUPPORT" ]
+	once '^sbxrun: blocked socket by atk_syscall\.sta \(pid [0-9]+\): network access is off in this sandbox \(rule network off from [^)]*\); to allow: sbxrun --net on$'
+	jq -e '(.refusals | length) == 1 and .refusals[0].operation == "socket" and
+		.refusals[0].target == "inet" and .refusals[0].reason == "network-off"' "$T/r.json"
+	# and the advice works
+	run xsbx --net on -- "$SBX_SYS.static" socket inet stream
+	echo "$output"
+	[[ "$(result)" == [0-9]*" OK" ]]
+	! printf '%s\n' "$output" | grep -q '^sbxrun: blocked'
+}
+
+@test "SCX-04 busybox nc with the network off: explained once" {
+	command -v busybox >/dev/null || skip "no busybox"
+	busybox nc --help 2>&1 | grep -q Usage || skip "busybox without nc"
+	run_rep busybox nc 192.0.2.1 80
+	once '^sbxrun: (blocked socket by [^ ]+ \(pid [0-9]+\)|cannot open a network socket): network access is off in this sandbox'
+	jq -e '(.refusals | length) == 1 and .refusals[0].reason == "network-off"' "$T/r.json"
+}
+
+@test "SCX-05 a dynamic program through libc's socket(): the shim's line only, once" {
+	run_rep "$SBX_SYS" -l socket inet stream
+	[ "$(result)" = "-1 EAFNOSUPPORT" ]
+	once '^sbxrun: cannot open a network socket: network access is off in this sandbox'
+	jq -e '(.refusals | length) == 1 and .refusals[0].count == 1' "$T/r.json"
+}
+
+@test "SCX-06 ENOSYS steering (clone3, openat2) and allowed calls are not refusals" {
+	run_rep "$SBX_SYS.static" clone3
+	[ "$(result)" = "-1 ENOSYS" ]
+	! printf '%s\n' "$output" | grep -q '^sbxrun: blocked'
+	jq -e '(.refusals | length) == 0' "$T/r.json"
+	run_rep "$SBX_SYS.static" getpid
+	! printf '%s\n' "$output" | grep -q '^sbxrun: blocked'
+}
+
+@test "SCX-07 the listener never lets a call through: a refused call stays refused under load" {
+	# Many processes refused at once, each answered with its errno.
+	run xsbx -- sh -c 'for i in 1 2 3 4 5 6 7 8; do "$0" mount /tmp & done; wait' "$SBX_SYS.static"
+	echo "$output"
+	[ "$(printf '%s\n' "$output" | grep -c '^RESULT -1 EPERM$')" = 8 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^sbxrun: blocked mount by atk_syscall.sta')" = 8 ]
+}
+
+@test "SCX-08 --dry-run says which kernel refusals are explained" {
+	run xsbx --dry-run
+	echo "$output"
+	printf '%s\n' "$output" | grep -q 'kernel refusals explained'
+}
