@@ -135,7 +135,7 @@ static const struct optdef opts[] = {
 	{ "mode", 1, h_mode, "MODE", "kernel mode: auto | full | landlock-only",
 	  0, NULL },
 	{ "report", 1, h_report, "FILE",
-	  "write a JSON report to FILE (- for stdout)", 0, NULL },
+	  "write a JSON report to FILE (- for stderr)", 0, NULL },
 	{ "quiet", 0, h_flag, NULL, "no explanations on stderr", SBX_OPT_QUIET,
 	  NULL },
 	{ "verbose", 0, h_verbose, NULL, "say which mode and layers are used",

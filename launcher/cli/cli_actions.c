@@ -231,7 +231,9 @@ static int print_result(struct cli *c, struct sbx_result *res,
 		say_exec_failure(res, argv[0]);
 	if (res->timed_out)
 		note("timed out; everything in the sandbox was killed");
-	if (!(c->opts.flags & SBX_OPT_QUIET))
+	/* --report -: the JSON on stderr stands for the summary */
+	if (!(c->opts.flags & SBX_OPT_QUIET) &&
+	    !(c->report && !strcmp(c->report, "-")))
 		put_text(sbx_cli_summary(res), stderr);
 	if (report_fd >= 0 && sbx_cli_report_write(report_fd, res, argv) < 0) {
 		note("cannot write the report %s: %s", c->report,

@@ -125,8 +125,9 @@ char *sbx_result_json(const struct sbx_result *r, char *const argv[])
  * parent directory for a symlink cannot redirect it (THREATS FS-13). */
 int sbx_cli_report_open(const char *path)
 {
+	/* "-": standard error, never the command's standard output */
 	if (strcmp(path, "-") == 0)
-		return dup(STDOUT_FILENO);
+		return dup(STDERR_FILENO);
 	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
 		    0644);
 }

@@ -76,7 +76,10 @@ static void add_refusal(struct sbx_result *r, pid_t pid, const char **f)
 
 	for (size_t i = 0; i < r->nrefusals; i++) {
 		x = &r->refusals[i];
-		if (!strcmp(x->op, f[SBX_REC_OP]) &&
+		/* one entry per distinct refusal; a hidden path is one
+		 * whatever was tried on it */
+		if ((!strcmp(x->op, f[SBX_REC_OP]) ||
+		     !strcmp(x->kind, "hidden")) &&
 		    !strcmp(x->target, f[SBX_REC_TARGET]) &&
 		    !strcmp(x->kind, f[SBX_REC_KIND])) {
 			x->count++;

@@ -112,3 +112,52 @@ one_refusal() {
 	echo "$output"
 	printf '%s\n' "$output" | grep -q 'kernel refusals explained'
 }
+
+# A repository in the project, with a remote whose branch it can track.
+git_repo() {
+	git init -q --bare "$T/up"
+	git clone -q "$T/up" "$P/repo" 2>/dev/null
+	cd "$P/repo"
+	git -c user.name=t -c user.email=t@t commit -q --allow-empty -m x
+	git push -q origin HEAD 2>/dev/null
+	git branch -q --unset-upstream 2>/dev/null || true
+}
+
+@test "SCX-09 git writing .git/config (config.lock + rename): the protection is named, once" {
+	command -v git >/dev/null || skip "no git"
+	git_repo
+	run_rep git config user.name someone
+	[ "$status" -ne 0 ]
+	once "^sbxrun: cannot write '[^']*\\.git/config': protected, read-only even inside a writable path \\(rule $P/repo/\\.git/config from "
+	jq -e --arg t "$P/repo/.git/config" '(.refusals | length) == 1 and
+		.refusals[0].operation == "write" and .refusals[0].target == $t and
+		.refusals[0].count == 1' "$T/r.json"
+	# nothing was written, and nothing was explained as something else
+	! grep -q someone "$P/repo/.git/config"
+}
+
+@test "SCX-10 a git write reported as done that failed is in the end-of-run summary" {
+	command -v git >/dev/null || skip "no git"
+	git_repo
+	run xsbx -- git branch --set-upstream-to=origin/master
+	echo "$output"
+	# git says it worked; the sandbox says it did not
+	printf '%s\n' "$output" | grep -q "set up to track"
+	printf '%s\n' "$output" | grep -q '^sbxrun: 1 refusal in this run:$'
+	printf '%s\n' "$output" | grep -qE "^  write +$P/repo/\\.git/config \\(read-only"
+	[ -z "$(git -C "$P/repo" config --get branch.master.remote)" ]
+}
+
+@test "SCX-11 mv .git and rm of a protected file (EBUSY in full mode) are explained as the protection" {
+	command -v git >/dev/null || skip "no git"
+	git_repo
+	run xsbx -- mv .git g
+	echo "$output"
+	[ "$status" -ne 0 ]
+	once "^sbxrun: cannot (write|run) '\\.git'?[^:]*: protected"
+	[ -d "$P/repo/.git/hooks" ]
+	run xsbx -- rm -f .git/config
+	echo "$output"
+	once "^sbxrun: cannot write '\\.git/config': protected"
+	[ -f "$P/repo/.git/config" ]
+}

@@ -272,6 +272,18 @@ static void test_failure(void **state)
 		/* other errors are never the policy's */
 		{ HOME "/.ssh/id", SBX_OP_READ, EIO, SBX_ALLOW },
 		{ HOME "/.ssh/id", SBX_OP_READ, EBUSY, SBX_ALLOW },
+		/* full mode's mounts: a protected path, or a directory
+		 * holding one, renamed, removed or linked (issue 13) */
+		{ PROJ "/.git/hooks/pre-commit", SBX_OP_WRITE, EBUSY,
+		  SBX_DENY_READONLY },
+		{ PROJ "/.git", SBX_OP_WRITE, EBUSY, SBX_DENY_READONLY },
+		{ "/etc/x", SBX_OP_WRITE, EXDEV, SBX_DENY_READONLY },
+		/* the source of a link is only read; a writable path's
+		 * EXDEV is an ordinary cross-device link */
+		{ PROJ "/.git/hooks/pre-commit", SBX_OP_READ, EXDEV,
+		  SBX_ALLOW },
+		{ PROJ "/src/a.c", SBX_OP_WRITE, EXDEV, SBX_ALLOW },
+		{ PROJ "/src/a.c", SBX_OP_WRITE, EBUSY, SBX_ALLOW },
 		/* the application rules are not the kernel's to refuse */
 		{ PROJ "/notes/x.exe", SBX_OP_WRITE, EACCES, SBX_ALLOW },
 	};
