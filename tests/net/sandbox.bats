@@ -130,6 +130,12 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 		echo "$output $(cat "$W/err")"
 		[ "$status" = 0 ]
 		[ "$output" = "hello from allowed.test" ]
+		# --quiet: nothing on stderr, the report still has it
+		run sbx "$m" --quiet --report "$W/proj/r.json" --net allow:allowed.test -- \
+			curl -sS -m 10 -o /dev/null -w "%{http_code}\n" http://other.test:8080/index.html
+		[ "$output" = 403 ]
+		grep -q "other.test" "$W/err" && false
+		grep -qF "$line" "$W/proj/r.json"
 		rm -f "$W/proj/r.json"
 	done
 }
@@ -155,6 +161,15 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 		grep -qF "cannot connect to 169.254.169.254:80:" "$W/err"
 		grep -qF "cannot connect to 127.0.0.1:8080:" "$W/err"
 		no_hits
+		# the printed advice, added to the same command, lets it through
+		fix=$(sed -n 's/.*rebind.test:8080: resolves to.*; to allow: sbxrun //p' "$W/err")
+		[ "$fix" = "--net allow:127.0.0.1:8080" ]
+		# shellcheck disable=SC2086 # the printed flag and its value
+		run sbx "$m" --net allow:rebind.test $fix -- curl -sS -m 10 http://rebind.test:8080/
+		echo "$output $(cat "$W/err")"
+		[ "$output" = canary ]
+		grep -q "canary 127.0.0.1 8080" "$W/hits"
+		: > "$W/hits"
 	done
 }
 
@@ -210,6 +225,15 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 		cd "$d"
 		run "$SBXRUN" --mode "$m" --profile build --net allow:@npm -- npm install --no-audit --no-fund is-number
 		echo "$m: $output"
+		[ "$status" = 0 ]
+		[ -f "$d/node_modules/is-number/package.json" ]
+		# the default profile keeps ~/.npm read-only (a shared cache is a
+		# way to poison later runs): with a cache of the project's own the
+		# same command works there too
+		rm -rf "$d/node_modules" "$d/package.json" "$d/package-lock.json"
+		run env npm_config_cache="$d/.npm-cache" "$SBXRUN" --mode "$m" --net allow:@npm -- \
+			npm install --no-audit --no-fund is-number
+		echo "$m default profile: $output"
 		[ "$status" = 0 ]
 		[ -f "$d/node_modules/is-number/package.json" ]
 		run "$SBXRUN" --mode "$m" --net allow:@npm -- curl -sS -m 10 https://not-allowed.example.invalid/
