@@ -161,3 +161,30 @@ git_repo() {
 	once "^sbxrun: cannot write '\\.git/config': protected"
 	[ -f "$P/repo/.git/config" ]
 }
+
+@test "SCX-12 nested: sbxrun inside sbxrun runs the plain filter, same errno, no listener noise" {
+	# landlock-only inside landlock-only cannot exec anything (EACCES)
+	full_mode || skip "the outer run must be full mode"
+	# the inner run's state directory: private, in the project; its
+	# profiles ours (files of others' ids show as nobody's inside)
+	mkdir -m 700 "$P/xdg"
+	cp -r "$SBXRUN_PROFILE_DIR" "$P/prof"
+	chmod -R go-w "$P/prof"
+	run xsbx -- sh -c 'XDG_RUNTIME_DIR="$4" SBXRUN_PROFILE_DIR="$3" \
+		"$1" --mode landlock-only -- "$2" mount /tmp' sh "$SBXRUN" "$SBX_SYS.static" "$P/prof" "$P/xdg"
+	echo "$output"
+	[ "$(result)" = "-1 EPERM" ]
+	! printf '%s\n' "$output" | grep -q '^sbxrun: blocked seccomp'
+	run xsbx -- sh -c 'XDG_RUNTIME_DIR="$3" SBXRUN_PROFILE_DIR="$2" \
+		"$1" --mode landlock-only --dry-run' sh "$SBXRUN" "$P/prof" "$P/xdg"
+	echo "$output"
+	printf '%s\n' "$output" | grep -q 'kernel refusals explained.*inside another sbxrun'
+}
+
+@test "SCX-13 --quiet: no line on stderr, the record still goes" {
+	run xsbx --quiet --report "$T/r.json" -- "$SBX_SYS.static" mount /tmp
+	echo "$output"
+	[ "$(result)" = "-1 EPERM" ]
+	! printf '%s\n' "$output" | grep -q '^sbxrun: blocked'
+	jq -e '(.refusals | length) == 1 and .refusals[0].target == "mount"' "$T/r.json"
+}

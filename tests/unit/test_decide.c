@@ -481,6 +481,9 @@ static void test_texts_syscall(void **state)
 			    "seccomp from built-in)");
 	sbx_explain_syscall(&full.v, "socket", AF_INET, "nc", 9, 0, &e);
 	assert_string_equal(e.kind, "syscall");
+	assert_non_null(strstr(e.msg, "): only TCP connections to the network "
+				      "proxy are open in this sandbox (no "
+				      "UDP, no raw sockets) (rule seccomp"));
 	h.net = SBX_NET_OFF;
 	v.hdr = &h;
 	sbx_explain_syscall(&v, "socket", AF_INET6, "nc", 9, 0, &e);

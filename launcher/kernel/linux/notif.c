@@ -169,6 +169,8 @@ static void notif_say(struct sup *s, const char *msg)
 
 	if (len >= sizeof line)
 		len = sizeof line - 1;
+	if (l->pol->quiet || l->pol->explain_to_report_only)
+		return; /* the record still goes, as the shim's */
 	if (l->fd_err == -2) {
 		if (l->on_output)
 			l->on_output(l->output_ctx, 2, line, len);
