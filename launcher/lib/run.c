@@ -467,6 +467,10 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		return 0;
 	}
 	r = c->b->launch(&l, &x, err);
+	if (c->proxy.fd >= 0) { /* launch() failed before taking it */
+		close(c->proxy.fd);
+		c->proxy.fd = -1;
+	}
 	if (r == 0) {
 		res->exit_code = x.code;
 		res->status = x.sig ? -1 : x.status;
