@@ -709,6 +709,8 @@ static const struct {
 	  "sandbox" },
 	{ " mknod mknodat ", "device nodes would work outside the sandbox" },
 	{ " ioctl ", "typing into a terminal (TIOCSTI, TIOCLINUX) is refused" },
+	{ " sendto sendmsg sendmmsg setsockopt ",
+	  "TCP Fast Open would connect past the sandbox's proxy" },
 	{ " socket socketpair ",
 	  "raw and packet sockets, MPTCP and SCTP are not available in "
 	  "this sandbox" },
@@ -756,9 +758,6 @@ void sbx_explain_syscall(const struct sbx_cpol *v, const char *name, int family,
 	else if (inet && v->hdr->net == SBX_NET_FILTERED)
 		sb_put(&b, "only TCP connections to the network proxy are "
 			   "open in this sandbox (no UDP, no raw sockets)");
-	else if (inet)
-		sb_put(&b, "internet sockets are closed to programs in "
-			   "this sandbox mode");
 	else
 		sb_put(&b, syscall_why(name));
 	sb_put(&b, " (rule ");

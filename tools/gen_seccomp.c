@@ -425,12 +425,13 @@ static void die(const char *what, int rc)
  * ENOSYS ones goes to the supervisor's listener (SECCOMP_RET_USER_NOTIF),
  * which answers with the errno the plain variant returns and explains it;
  * ENOSYS steers libc and runtimes to calls we can see (glibc tries clone3
- * for every thread), which is no refusal to explain.  Allowed calls take
- * the same path through both variants.
+ * for every thread), which is no refusal to explain; nor is the
+ * sandbox's own mark (inside.h), a question and no refusal.  Allowed
+ * calls take the same path through both variants.
  */
 static uint32_t sc_action(const struct sc_rule *r, int notif)
 {
-	if (notif && r->err != ENOSYS)
+	if (notif && r->err != ENOSYS && r->err != SBX_INSIDE_ERRNO)
 		return SCMP_ACT_NOTIFY;
 	return SCMP_ACT_ERRNO(r->err);
 }
@@ -499,7 +500,8 @@ static void emit_names(void)
 		const struct sc_rule *r = &sc_rules[i];
 		char *n;
 
-		if (r->nr < 0 || r->err == ENOSYS || r->nr >= 1024 ||
+		if (r->nr < 0 || r->err == ENOSYS ||
+		    r->err == SBX_INSIDE_ERRNO || r->nr >= 1024 ||
 		    seen[r->nr]++)
 			continue;
 		n = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, r->nr);

@@ -130,6 +130,12 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 		echo "$output $(cat "$W/err")"
 		[ "$status" = 0 ]
 		[ "$output" = "hello from allowed.test" ]
+		# --quiet: nothing on stderr, the report still has it
+		run sbx "$m" --quiet --report "$W/proj/r.json" --net allow:allowed.test -- \
+			curl -sS -m 10 -o /dev/null -w "%{http_code}\n" http://other.test:8080/index.html
+		[ "$output" = 403 ]
+		grep -q "other.test" "$W/err" && false
+		grep -qF "$line" "$W/proj/r.json"
 		rm -f "$W/proj/r.json"
 	done
 }
@@ -155,6 +161,15 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 		grep -qF "cannot connect to 169.254.169.254:80:" "$W/err"
 		grep -qF "cannot connect to 127.0.0.1:8080:" "$W/err"
 		no_hits
+		# the printed advice, added to the same command, lets it through
+		fix=$(sed -n 's/.*rebind.test:8080: resolves to.*; to allow: sbxrun //p' "$W/err")
+		[ "$fix" = "--net allow:127.0.0.1:8080" ]
+		# shellcheck disable=SC2086 # the printed flag and its value
+		run sbx "$m" --net allow:rebind.test $fix -- curl -sS -m 10 http://rebind.test:8080/
+		echo "$output $(cat "$W/err")"
+		[ "$output" = canary ]
+		grep -q "canary 127.0.0.1 8080" "$W/hits"
+		: > "$W/hits"
 	done
 }
 
@@ -212,6 +227,15 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 		echo "$m: $output"
 		[ "$status" = 0 ]
 		[ -f "$d/node_modules/is-number/package.json" ]
+		# the default profile keeps ~/.npm read-only (a shared cache is a
+		# way to poison later runs): with a cache of the project's own the
+		# same command works there too
+		rm -rf "$d/node_modules" "$d/package.json" "$d/package-lock.json"
+		run env npm_config_cache="$d/.npm-cache" "$SBXRUN" --mode "$m" --net allow:@npm -- \
+			npm install --no-audit --no-fund is-number
+		echo "$m default profile: $output"
+		[ "$status" = 0 ]
+		[ -f "$d/node_modules/is-number/package.json" ]
 		run "$SBXRUN" --mode "$m" --net allow:@npm -- curl -sS -m 10 https://not-allowed.example.invalid/
 		echo "$m: $output"
 		[ "$status" != 0 ]
@@ -258,4 +282,29 @@ except OSError as e:
 	run sbx landlock-only --net allow:allowed.test --dry-run
 	[[ "$output" == *"network = filtered without a network namespace (landlock-only) is weaker than in full mode"* ]]
 	[[ "$output" == *"network "*"partial (no network namespace: Landlock lets TCP connect reach only the proxy's port, on ANY address"* ]]
+}
+
+@test "hostile clients inside the sandbox stall neither the proxy nor the run" {
+	for m in $(modes); do
+		mode_ok "$m" || { [ $? = 1 ] && continue; return 1; }
+		run sbx "$m" --timeout 60 --net allow:allowed.test -- sh -c '
+			port=${HTTP_PROXY##*:}
+			python3 "$1/hostile.py" slowloris "$port" 100 4 > slow.out &
+			python3 "$1/hostile.py" garbage "$port"
+			python3 "$1/hostile.py" huge "$port" 64
+			sleep 0.5
+			curl -sS -m 10 http://allowed.test:8080/index.html
+			curl -sS -m 30 -o big.bin https://allowed.test:8443/big.bin && echo big
+			wait
+			cat slow.out' sh "$NETT"
+		echo "$m: $output"
+		cat "$W/err"
+		[ "$status" = 0 ]
+		[ "${lines[0]}" = closed ]
+		[[ "${lines[1]}" == "HTTP/1.1 431"* || "${lines[1]}" == closed || "${lines[1]}" == "HTTP/1.1 400"* ]]
+		[ "${lines[2]}" = "hello from allowed.test" ]
+		[ "${lines[3]}" = big ]
+		cmp "$W/www/big.bin" "$W/proj/big.bin"
+		rm -f "$W/proj/big.bin" "$W/proj/slow.out"
+	done
 }

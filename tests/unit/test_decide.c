@@ -284,6 +284,8 @@ static void test_failure(void **state)
 		  SBX_ALLOW },
 		{ PROJ "/src/a.c", SBX_OP_WRITE, EXDEV, SBX_ALLOW },
 		{ PROJ "/src/a.c", SBX_OP_WRITE, EBUSY, SBX_ALLOW },
+		/* a hidden file (a /dev/null bind) linked elsewhere */
+		{ HOME "/.ssh/id", SBX_OP_READ, EXDEV, SBX_DENY_HIDDEN },
 		/* the application rules are not the kernel's to refuse */
 		{ PROJ "/notes/x.exe", SBX_OP_WRITE, EACCES, SBX_ALLOW },
 	};
@@ -481,6 +483,9 @@ static void test_texts_syscall(void **state)
 			    "seccomp from built-in)");
 	sbx_explain_syscall(&full.v, "socket", AF_INET, "nc", 9, 0, &e);
 	assert_string_equal(e.kind, "syscall");
+	assert_non_null(strstr(e.msg, "): only TCP connections to the network "
+				      "proxy are open in this sandbox (no "
+				      "UDP, no raw sockets) (rule seccomp"));
 	h.net = SBX_NET_OFF;
 	v.hdr = &h;
 	sbx_explain_syscall(&v, "socket", AF_INET6, "nc", 9, 0, &e);

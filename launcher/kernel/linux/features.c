@@ -432,8 +432,12 @@ void sbx_features_probe(struct sbx_features *f, int quick)
 	else
 		f->userns = probe_userns(f);
 	f->seccomp = probe_seccomp();
-	f->seccomp_notif = f->seccomp && probe_seccomp_notif();
 	f->seccomp_filtered = prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2;
+	/* Inside another sbxrun, whose filter refuses a listener (and
+	 * whose own listener would explain the trial as a refusal). */
+	f->seccomp_in_sbxrun = f->seccomp_filtered && getenv("SBXRUN");
+	f->seccomp_notif = f->seccomp && !f->seccomp_in_sbxrun &&
+			   probe_seccomp_notif();
 }
 
 /* ---------------------------------------------------------------- mode */

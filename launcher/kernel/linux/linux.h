@@ -29,6 +29,8 @@ struct sbx_features {
 			    * static programs explained (notif.c) */
 	int seccomp_filtered; /* already under a seccomp filter: a nested
 			       * run may not get a listener */
+	int seccomp_in_sbxrun; /* under a filter, with SBXRUN set: another
+				* sbxrun's, which refuses a listener */
 	int is_root; /* euid 0 */
 	char landlock_why[256]; /* when landlock_abi == 0: why and the fix */
 	char userns_why[512]; /* when !userns: why and the exact fix */

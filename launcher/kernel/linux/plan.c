@@ -16,6 +16,7 @@ struct plan {
 	int sc; /* seccomp available */
 	int notif; /* seccomp user notification: the listener */
 	int nested; /* already under a seccomp filter */
+	int in_sbxrun; /* under another sbxrun's filter */
 	int pidmax; /* pid_max per pid namespace (Linux 6.14) */
 	int hostproc; /* full mode with the host's /proc (masked /proc) */
 };
@@ -403,6 +404,11 @@ static struct cell row_explain(const struct plan *c)
 {
 	if (!c->sc)
 		return CELL(SBX_ENF_NONE, "no seccomp");
+	if (c->in_sbxrun)
+		return CELL(SBX_ENF_ADVISORY,
+			    "inside another sbxrun, whose filter refuses a "
+			    "listener: only the shim explains refusals, static "
+			    "programs and raw syscalls get the bare errno");
 	if (!c->notif)
 		return CELL(SBX_ENF_ADVISORY,
 			    "the kernel has no seccomp user notification: "
@@ -546,6 +552,7 @@ void sbx_linux_plan(const struct sbx_policy *p, enum sbx_kmode mode,
 	c.sc = f ? f->seccomp : 1;
 	c.notif = f ? f->seccomp_notif : 0;
 	c.nested = f ? f->seccomp_filtered : 0;
+	c.in_sbxrun = f ? f->seccomp_in_sbxrun : 0;
 	c.pidmax = sbx_pidns_has_pid_max();
 	c.hostproc = c.full && f && f->proc_masked;
 	snprintf(out->head, sizeof out->head,

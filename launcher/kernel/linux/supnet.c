@@ -8,7 +8,7 @@
  * Each refusal goes two ways: into the run's report as a record (the
  * shape the shim sends, process "sbxrun-proxy", pid 0) and, once per
  * line, where the command's stderr goes (sbxrun's own stderr unless the
- * caller captures it), as the shim's explanations do.  The line is the
+ * caller captures it), as the shim's explanations do (not with --quiet).  The line is the
  * one explainer's (core/explain.c), made by the engine.
  */
 #include <errno.h>
@@ -68,6 +68,9 @@ static void on_event(void *ctx, const struct sbx_proxy_event *ev)
 
 	if (n && s->l->on_report)
 		s->l->on_report(s->l->report_ctx, 0, rec, n);
+	if (s->net->cpol.hdr->flags &
+	    (SBX_CPOL_F_QUIET | SBX_CPOL_F_REPORT_ONLY))
+		return; /* --quiet: the report only, as the shim does */
 	if (ev->msg && !said_before(s->net, ev->msg))
 		say(s, ev->msg);
 }
