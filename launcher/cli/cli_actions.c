@@ -322,6 +322,9 @@ int cli_run(struct cli *c, sbx_t *s)
 		note("build profile: toolchain caches redirected to %s",
 		     info.cache_dir);
 	st = sbx_run(s, &req, &res, err, sizeof(err));
+	if (st != SBX_OK && report_fd >= 0)
+		(void)sbx_cli_report_failure(report_fd, err,
+					     c->shell ? shv : req.argv);
 	if (st != SBX_OK)
 		die("%s: %s",
 		    st == SBX_E_KERNEL ? "cannot sandbox"

@@ -305,6 +305,15 @@ static int sandbox_writable(const struct sbx_policy *p, const char *path)
 	return best && best->mode == SBX_RW;
 }
 
+/* The store of compiled policies must be out of the sandbox's reach:
+ * not below a writable root (rundir.c tries the next place). */
+static int state_writable(void *ctx, const char *path)
+{
+	const sbx_t *s = ctx;
+
+	return sandbox_writable(&s->pol, path);
+}
+
 /* GIT-02: a repository made or changed below the project. */
 static void report_repo(void *ctx, const char *path, const char *what)
 {
@@ -458,6 +467,10 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		return 0;
 	}
 	r = c->b->launch(&l, &x, err);
+	if (c->proxy.fd >= 0) { /* launch() failed before taking it */
+		close(c->proxy.fd);
+		c->proxy.fd = -1;
+	}
 	if (r == 0) {
 		res->exit_code = x.code;
 		res->status = x.sig ? -1 : x.status;
@@ -483,10 +496,15 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 
 	if (rc != SBX_OK)
 		return rc;
-	if (run_policy(c, err) < 0)
-		return SBX_E_NOMEM;
-	if (sbx_rundir_create(&c->rd, c->s->pol.home, err) < 0)
+	/* Before the run's policy: a state directory made now is no
+	 * protected path "created during the run". */
+	if (sbx_rundir_create(&c->rd, c->s->pol.home, state_writable, c->s,
+			      err) < 0)
 		return SBX_E_RUN;
+	if (run_policy(c, err) < 0) {
+		sbx_rundir_release(&c->rd);
+		return SBX_E_NOMEM;
+	}
 	rc = write_policy(c, &c->rd, err);
 	if (rc == 0)
 		rc = do_launch(c, res, err);

@@ -16,7 +16,8 @@ harness build/tests/proxyd inside a network namespace of its own:
     bound over /etc/hosts, as sbxrun's proxy resolves like any program):
     the same download and set-up inside a real `sbxrun --net
     allow:bench.test` run, in each kernel mode that runs here, through
-    the supervisor's proxy.
+    the supervisor's proxy, and the supervisor's resident memory while
+    the command sleeps.
 
 Everything runs on the namespace's loopback (the test addresses live on
 lo); nothing leaves it.  Reports figures, never fails on speed."""
@@ -159,6 +160,12 @@ def sandbox_figures(sbx, url, direct, direct_setup):
         if r.returncode != 0:
             print("sbxrun %s: not measured (%s)" % (mode, r.stderr.strip()))
             continue
+        sup = subprocess.Popen([sbx, "--mode", mode, "--quiet", "--net",
+                                "allow:bench.test", "--", "sleep", "1"])
+        time.sleep(0.6)
+        print("sbxrun %s supervisor rss, proxy idle: %d KiB"
+              % (mode, rss_kb(sup.pid)))
+        sup.wait()
         speeds = {}
         for how, extra in (("http", []), ("CONNECT", ["-p"])):
             best = 0.0

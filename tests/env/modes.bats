@@ -36,7 +36,10 @@ masked() {
 	if [ "$(id -u)" = 0 ]; then
 		unshare -m --propagation private sh -c "$sh" "$m" "$@"
 	else
-		unshare -rm sh -c "$sh" "$m" "$@"
+		# a user namespace of the test's own: root's files show as
+		# nobody's there, which sbxrun does not trust for profiles
+		[ -d "$T/profiles" ] || cp -r "$SBXRUN_PROFILE_DIR" "$T/profiles"
+		SBXRUN_PROFILE_DIR="$T/profiles" unshare -rm sh -c "$sh" "$m" "$@"
 	fi
 }
 

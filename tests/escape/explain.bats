@@ -188,3 +188,14 @@ git_repo() {
 	! printf '%s\n' "$output" | grep -q '^sbxrun: blocked'
 	jq -e '(.refusals | length) == 1 and .refusals[0].target == "mount"' "$T/r.json"
 }
+
+@test "SCX-14 a hidden file removed or hard-linked (EBUSY, EROFS, EXDEV in full mode): named as hidden, once" {
+	run_rep ln "$HOME/.netrc" "$P/n"
+	[ "$status" -ne 0 ]
+	once "^sbxrun: cannot (read|write) '$HOME/\\.netrc': hidden by the sandbox policy"
+	[ ! -e "$P/n" ]
+	run_rep rm -f "$HOME/.netrc"
+	[ "$status" -ne 0 ]
+	once "^sbxrun: cannot write '$HOME/\\.netrc': hidden by the sandbox policy"
+	grep -q "$CANARY" "$HOME/.netrc"
+}

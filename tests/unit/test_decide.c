@@ -284,6 +284,8 @@ static void test_failure(void **state)
 		  SBX_ALLOW },
 		{ PROJ "/src/a.c", SBX_OP_WRITE, EXDEV, SBX_ALLOW },
 		{ PROJ "/src/a.c", SBX_OP_WRITE, EBUSY, SBX_ALLOW },
+		/* a hidden file (a /dev/null bind) linked elsewhere */
+		{ HOME "/.ssh/id", SBX_OP_READ, EXDEV, SBX_DENY_HIDDEN },
 		/* the application rules are not the kernel's to refuse */
 		{ PROJ "/notes/x.exe", SBX_OP_WRITE, EACCES, SBX_ALLOW },
 	};

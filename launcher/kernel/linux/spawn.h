@@ -85,7 +85,11 @@ struct sup {
 	int fd[P_N];
 	sigset_t oldmask;
 	struct sigaction oldchld;
+	struct sigaction oldign[3]; /* SIGINT, SIGTERM, SIGHUP when ignored */
+	int ignored; /* bit i: fwd_signals[i] was SIG_IGN, now SIG_DFL */
 	int signals_set;
+	int got_sig, nsig; /* the first of them we relayed, how many */
+	int sig_killed; /* a second one: the whole tree was killed */
 	int old_dumpable, old_subreaper, subreaper_set;
 	pid_t self, child;
 	unsigned long long child_start; /* clock ticks since boot */

@@ -115,9 +115,15 @@ static int open_channels(struct sup *s)
  * feeding stdin to a command that stopped reading gives EPIPE, not death.
  * Children inherit the mask: pid 1 keeps it (it waits with sigwaitinfo),
  * the command restores the caller's before exec. */
+static const int fwd_signals[3] = { SIGINT, SIGTERM, SIGHUP };
+
+/* A shell starts background jobs with SIGINT ignored, and an ignored
+ * signal never reaches the signalfd (nor, inherited, the command): with
+ * no terminal, kill -INT would do nothing.  While blocked, SIG_DFL is
+ * safe; the caller's disposition comes back afterwards. */
 static int take_signals(struct sup *s)
 {
-	struct sigaction dfl;
+	struct sigaction dfl, cur;
 	sigset_t set;
 
 	sbx_waited_signals(&set);
@@ -128,6 +134,11 @@ static int take_signals(struct sup *s)
 	    sigprocmask(SIG_BLOCK, &set, &s->oldmask) < 0)
 		return sbx_errf(s->err, 0, "launch: signals: %m");
 	s->signals_set = 1;
+	for (int i = 0; i < 3; i++)
+		if (sigaction(fwd_signals[i], NULL, &cur) == 0 &&
+		    cur.sa_handler == SIG_IGN &&
+		    sigaction(fwd_signals[i], &dfl, &s->oldign[i]) == 0)
+			s->ignored |= 1 << i;
 	sigdelset(&set, SIGPIPE);
 	s->fd[P_SIG] = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (s->fd[P_SIG] < 0 || lift(&s->fd[P_SIG]) < 0)
@@ -283,9 +294,21 @@ static void reap(struct sup *s)
 	child_finished(s);
 }
 
+static void kill_all(struct sup *s);
+
+/* pid 1 or the keeper forwards it to the command's process group.  A
+ * second one kills the whole tree: a command that ignores the first
+ * does not keep the run alive. */
 static void relay(struct sup *s, int sig)
 {
-	kill(s->child, sig); /* pid 1 or the keeper forwards it */
+	if (!s->got_sig)
+		s->got_sig = sig;
+	if (++s->nsig >= 2 && !s->child_done) {
+		s->sig_killed = 1;
+		kill_all(s);
+		return;
+	}
+	kill(s->child, sig);
 }
 
 static void on_signals(struct sup *s)
@@ -300,19 +323,24 @@ static void on_signals(struct sup *s)
 	}
 }
 
-/* The timeout kills the whole tree: in full mode SIGKILL to pid 1 is
- * enough, the kernel takes the pid namespace down with it. */
-static void check_timeout(struct sup *s)
+/* Kill the whole tree: in full mode SIGKILL to pid 1 is enough, the
+ * kernel takes the pid namespace down with it. */
+static void kill_all(struct sup *s)
 {
-	if (!s->deadline || s->timed_out || now_ns() < s->deadline)
-		return;
-	s->timed_out = 1;
 	if (s->mode == SBX_KMODE_FULL) {
 		kill(s->child, SIGKILL);
 		return;
 	}
 	sbx_kill_tree(s->self, s->child_start, 0, got_child, s);
 	child_finished(s);
+}
+
+static void check_timeout(struct sup *s)
+{
+	if (!s->deadline || s->timed_out || now_ns() < s->deadline)
+		return;
+	s->timed_out = 1;
+	kill_all(s);
 }
 
 static int poll_timeout(const struct sup *s)
@@ -603,6 +631,9 @@ static int sup_finish(struct sup *s)
 	if (s->exec_errno) {
 		x->exec_errno = s->exec_errno;
 		x->code = x->status = s->exec_errno == ENOENT ? 127 : 126;
+	} else if (s->sig_killed) { /* the signal sbxrun was sent */
+		x->sig = s->got_sig;
+		x->code = 128 + x->sig;
 	} else if (WIFSIGNALED(st)) {
 		x->sig = WTERMSIG(st);
 		x->code = 128 + x->sig;
@@ -643,6 +674,9 @@ static void restore_signals(struct sup *s)
 		; /* an EPIPE from the stdin feed must not kill us now */
 	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	sigaction(SIGCHLD, &s->oldchld, NULL);
+	for (int i = 0; i < 3; i++)
+		if (s->ignored & (1 << i))
+			sigaction(fwd_signals[i], &s->oldign[i], NULL);
 }
 
 static void sup_cleanup(struct sup *s)
