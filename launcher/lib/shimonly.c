@@ -55,7 +55,9 @@ static int prepare(sbx_t *s, struct sbx_cli_shim *out, struct sbx_err *err)
 	if (sbx_cpol_build(&pol, SBX_KMODE_LANDLOCK, SBX_CPOL_F_SHIM_PROTECT,
 			   &buf, &len, err) < 0)
 		goto out;
-	if (sbx_rundir_create(&rd, s->pol.home, err) < 0)
+	/* no sandbox: nothing keeps the command from any place, so the
+	 * store is where a sandboxed run would keep it */
+	if (sbx_rundir_create(&rd, s->pol.home, NULL, NULL, err) < 0)
 		goto out;
 	if (sbx_rundir_put(&rd, buf, len, err) < 0) {
 		sbx_rundir_release(&rd);
