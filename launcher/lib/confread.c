@@ -43,12 +43,13 @@ static int check_stat(const char *path, const struct stat *st,
 				path, kind_of(st->st_mode));
 	if ((st->st_uid != getuid() && st->st_uid != 0) ||
 	    (st->st_mode & (S_IWGRP | S_IWOTH)))
-		return sbx_errf(err, 0,
-				"%s: refusing a conf file "
-				"that others can write (owner uid %u, mode %03o); "
-				"fix with: chmod go-w '%s'",
-				path, (unsigned)st->st_uid,
-				(unsigned)(st->st_mode & 0777), path);
+		return sbx_errf(
+			err, 0,
+			"%s: refusing a conf file "
+			"that others can write (owner uid %u, mode %03o); "
+			"fix with: chmod go-w '%s'",
+			path, (unsigned)st->st_uid,
+			(unsigned)(st->st_mode & 0777), path);
 	if (st->st_size > CONF_MAX_BYTES)
 		return sbx_errf(err, 0,
 				"%s: refusing a conf file of %lld bytes "
@@ -57,8 +58,7 @@ static int check_stat(const char *path, const struct stat *st,
 	return 0;
 }
 
-static int read_all(int fd, const char *path, char **text,
-		    struct sbx_err *err)
+static int read_all(int fd, const char *path, char **text, struct sbx_err *err)
 {
 	size_t cap = 4096, len = 0;
 	char *buf = malloc(cap);
@@ -69,7 +69,7 @@ static int read_all(int fd, const char *path, char **text,
 	for (;;) {
 		if (len + 1 >= cap) {
 			char *nb = cap > CONF_MAX_BYTES ? NULL
-							 : realloc(buf, cap * 2);
+							: realloc(buf, cap * 2);
 			if (!nb) {
 				free(buf);
 				return sbx_errf(err, 0, "%s: too large", path);
@@ -92,7 +92,8 @@ static int read_all(int fd, const char *path, char **text,
 	buf[len] = '\0';
 	if (strlen(buf) != len) {
 		free(buf);
-		return sbx_errf(err, 0, "%s: a conf file cannot contain NUL bytes",
+		return sbx_errf(err, 0,
+				"%s: a conf file cannot contain NUL bytes",
 				path);
 	}
 	*text = buf;

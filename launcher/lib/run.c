@@ -18,6 +18,7 @@
 
 #include "api.h"
 #include "cpol.h"
+#include "selfcheck.h"
 #include "env.h"
 #include "gitrepo.h"
 #include "kernel.h"
@@ -349,11 +350,19 @@ static int write_policy(const struct run_ctx *c, struct sbx_rundir *rd,
 	void *buf;
 	size_t len;
 	int r;
+	struct sbx_cpol v;
+	const char *why;
 
 	if (sbx_cpol_build(&c->pol, c->mode, c->b->cpol_flags(c->mode), &buf,
 			   &len, err) < 0)
 		return -1;
-	r = sbx_rundir_put(rd, buf, len, err);
+	if (sbx_cpol_view(buf, len, &v, &why) < 0)
+		r = sbx_errf(err, 0, "compiled policy: %s", why);
+	else
+		r = sbx_selfcheck(&c->s->pol, &v, c->have_shim ? c->shim : NULL,
+				  err);
+	if (r == 0)
+		r = sbx_rundir_put(rd, buf, len, err);
 	free(buf);
 	return r;
 }
