@@ -157,10 +157,28 @@ struct sbx_path_decision sbx_decide_failure(const struct sbx_cpol *v,
 	struct sbx_path_q q = { path, op, 0, -1, NULL, NULL };
 	struct sbx_path_decision d;
 
-	if (err != EACCES && err != EPERM && err != EROFS && err != ENOENT)
+	int mnt = err == EBUSY || err == EXDEV;
+
+	if (err != EACCES && err != EPERM && err != EROFS && err != ENOENT &&
+	    !mnt)
 		return refuse(SBX_ALLOW, NULL, -1, 0);
-	d = sbx_decide_path(v, &q); /* chk 0: no suffix, no size */
+	/* EBUSY, EXDEV: full mode's mounts -- the protected path itself, or
+	 * a directory self-bound because it holds one (mv .git g). */
+	if (mnt)
+		q.chk = SBX_Q_TREE;
+	d = sbx_decide_path(v, &q); /* no suffix, no size */
 	if (d.verdict == SBX_DENY_READONLY && err == ENOENT)
+		d.verdict = SBX_ALLOW;
+	/* hidden, but missing at launch: nothing was kept from anyone */
+	if (d.verdict == SBX_DENY_HIDDEN && (d.rule->flags & SBX_RF_GONE))
+		d.verdict = SBX_ALLOW;
+	/* A write refused so, or a hidden file linked (ln ~/.netrc n: its
+	 * /dev/null is on another mount); the source of a link that is only
+	 * read-only fails on its own (ln .git/config x). */
+	if (mnt &&
+	    !(q.op == SBX_OP_WRITE && (d.verdict == SBX_DENY_HIDDEN ||
+				       d.verdict == SBX_DENY_READONLY)) &&
+	    !(err == EXDEV && d.verdict == SBX_DENY_HIDDEN))
 		d.verdict = SBX_ALLOW;
 	d.app = 0;
 	return d;

@@ -115,8 +115,12 @@ struct sbx_path_decision sbx_decide(const struct sbx_cpol *v, const char *path,
  * The kernel refused a call on path with errno err: does the policy
  * explain it?  Only the kernel's own reasons count -- not covered,
  * hidden, read-only for a write (not for ENOENT: a missing file is just
- * missing) -- and only for EACCES, EPERM, EROFS and ENOENT.  verdict is
- * SBX_ALLOW when the policy has nothing to say.
+ * missing; nor a hidden path missing at launch, SBX_RF_GONE) -- and only
+ * for EACCES, EPERM, EROFS and ENOENT; and for EBUSY and EXDEV, which
+ * full mode's mounts give a rename, unlink or link of a protected or
+ * hidden path or of a directory holding a protected one, only a
+ * read-only or hidden verdict.  verdict is SBX_ALLOW when the policy has
+ * nothing to say.
  */
 struct sbx_path_decision sbx_decide_failure(const struct sbx_cpol *v,
 					    const char *path, enum sbx_op op,

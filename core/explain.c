@@ -605,3 +605,91 @@ void sbx_explain_socket(const struct sbx_cpol *v, int family, unsigned flags,
 	if (!(flags & SBX_EXPL_NO_FIX))
 		put_fix(&b, "--net ", "on");
 }
+
+/* ------------------------------------------------------------ syscalls */
+
+/* Why the seccomp baseline refuses a call (tools/gen_seccomp.c), by the
+ * call's name: one line each, the calls separated by spaces. */
+static const struct {
+	const char *calls;
+	const char *why;
+} sc_why[] = {
+	{ " mount umount2 pivot_root chroot unshare setns clone ",
+	  "namespaces and mounts cannot be changed inside the sandbox" },
+	{ " ptrace process_vm_readv process_vm_writev pidfd_getfd ",
+	  "other processes cannot be traced or read from the sandbox" },
+	{ " prlimit64 setpriority ioprio_set sched_setscheduler "
+	  "sched_setparam sched_setattr sched_setaffinity migrate_pages "
+	  "move_pages ",
+	  "the limits and scheduling of other processes cannot be changed "
+	  "from the sandbox" },
+	{ " shmget shmat shmctl msgget msgsnd msgrcv msgctl semget semop "
+	  "semctl semtimedop ",
+	  "the host's System V IPC is closed to the sandbox" },
+	{ " personality ", "foreign execution personalities are refused" },
+	{ " seccomp ", "a seccomp listener of the program's own could undo the "
+		       "sandbox's filter" },
+	{ " chmod fchmod fchmodat fchmodat2 creat open openat ",
+	  "set-uid and set-gid files would keep their power outside the "
+	  "sandbox" },
+	{ " mknod mknodat ", "device nodes would work outside the sandbox" },
+	{ " ioctl ", "typing into a terminal (TIOCSTI, TIOCLINUX) is refused" },
+	{ " sendto sendmsg sendmmsg setsockopt ",
+	  "TCP Fast Open would connect past the sandbox's proxy" },
+	{ " socket socketpair ",
+	  "raw and packet sockets, MPTCP and SCTP are not available in "
+	  "this sandbox" },
+};
+
+static const char *syscall_why(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; n && i < sizeof(sc_why) / sizeof(sc_why[0]); i++) {
+		const char *p = sc_why[i].calls;
+
+		while ((p = strstr(p + 1, name)) != NULL)
+			if (p[-1] == ' ' && p[n] == ' ')
+				return sc_why[i].why;
+	}
+	return "a kernel interface closed to sandboxed programs";
+}
+
+void sbx_explain_syscall(const struct sbx_cpol *v, const char *name, int family,
+			 const char *program, long pid, unsigned flags,
+			 struct sbx_expl *e)
+{
+	int inet = family == AF_INET || family == AF_INET6;
+	int off = inet && v->hdr->net == SBX_NET_OFF;
+	struct sb b;
+
+	if (off) {
+		expl_init(e, &b, "socket", "network-off",
+			  net_rule(v->hdr->net));
+		set_src(e, str(v, v->hdr->net_src_file), v->hdr->net_src_line);
+	} else {
+		expl_init(e, &b, "syscall", "syscall", "seccomp");
+		set_src(e, NULL, 0);
+	}
+	sb_put(&b, "sbxrun: blocked ");
+	sb_putq(&b, name);
+	sb_put(&b, " by ");
+	sb_putq(&b, program && *program ? program : "?");
+	sb_put(&b, " (pid ");
+	sb_putu(&b, (uint64_t)(pid > 0 ? pid : 0));
+	sb_put(&b, "): ");
+	if (off)
+		sb_put(&b, "network access is off in this sandbox");
+	else if (inet && v->hdr->net == SBX_NET_FILTERED)
+		sb_put(&b, "only TCP connections to the network proxy are "
+			   "open in this sandbox (no UDP, no raw sockets)");
+	else
+		sb_put(&b, syscall_why(name));
+	sb_put(&b, " (rule ");
+	sb_put(&b, e->rule);
+	sb_put(&b, " from ");
+	sb_put(&b, e->src);
+	sb_putc(&b, ')');
+	if (off && !(flags & SBX_EXPL_NO_FIX))
+		put_fix(&b, "--net ", "on");
+}

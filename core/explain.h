@@ -102,6 +102,22 @@ const char *sbx_net_why_kind(enum sbx_net_why w);
 void sbx_explain_socket(const struct sbx_cpol *v, int family, unsigned flags,
 			struct sbx_expl *e);
 
+/*
+ * A system call the seccomp baseline refused, for the supervisor's
+ * listener (launcher/kernel/linux/notif.c): name the call, program its
+ * process's name, pid its pid as the supervisor sees it, family the
+ * first argument of socket/socketpair (else -1), which makes an internet
+ * socket with the network off the same refusal the shim explains (kind
+ * "network-off", op "socket"); every other is op and kind "syscall",
+ * rule "seccomp", built in:
+ *
+ *   sbxrun: blocked mount by busybox (pid 4242): namespaces and mounts cannot be changed inside the sandbox (rule seccomp from built-in)
+ *   sbxrun: blocked socket by nc (pid 4243): network access is off in this sandbox (rule network off from --net); to allow: sbxrun --net on
+ */
+void sbx_explain_syscall(const struct sbx_cpol *v, const char *name, int family,
+			 const char *program, long pid, unsigned flags,
+			 struct sbx_expl *e);
+
 /* What sbxrun --check says of an allowed path operation:
  * "'/etc/hosts' can be read: read-only (rule / ro from file:line)". */
 void sbx_explain_allowed(const struct sbx_cpol *v, const char *abs,

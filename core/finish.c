@@ -300,7 +300,12 @@ static void drop_unhiding(struct sbx_policy *p)
 				h = &p->rules[j];
 		if (!h)
 			continue;
-		sbx_policy_warn(p, r->src,
+		/* sbxrun's own rules (its conf and state directories,
+		 * read-only) inside a profile's hide: the hide is what the
+		 * profile asked for, nothing to warn about on every run */
+		if (r->src.file && strcmp(r->src.file, "built-in") != 0)
+			sbx_policy_warn(
+				p, r->src,
 				"'%s' is inside hidden '%s' "
 				"(%s:%d); ignored (a command-line flag can "
 				"lift a hide)",
@@ -410,5 +415,12 @@ int sbx_policy_for_run(struct sbx_policy *out, const struct sbx_policy *p,
 		if ((out->rules[i].flags & SBX_RF_PROTECT) &&
 		    lstat(out->rules[i].root, &st) < 0)
 			out->rules[i].flags |= SBX_RF_ABSENT;
+	/* A hidden path that is not there (~/.npmrc of someone without
+	 * npm credentials): a program looking for it finds nothing, as it
+	 * would outside, and nothing is said (issue 13). */
+	for (size_t i = 0; i < out->nrules; i++)
+		if (out->rules[i].mode == SBX_HIDE &&
+		    lstat(out->rules[i].root, &st) < 0 && errno == ENOENT)
+			out->rules[i].flags |= SBX_RF_GONE;
 	return 0;
 }

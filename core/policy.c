@@ -294,6 +294,7 @@ int sbx_policy_copy(struct sbx_policy *d, const struct sbx_policy *s,
 	d->home_pw = dup_or(s->home_pw, &bad);
 	d->cache_dir = dup_or(s->cache_dir, &bad);
 	d->net_src = src_in(d, s->net_src, &bad);
+	d->inject_src = src_in(d, s->inject_src, &bad);
 	if (rules_copy(d, s, &bad) < 0 || exec_copy(d, s, &bad) < 0 ||
 	    allow_copy(d, s, &bad) < 0 ||
 	    strv_copy(d, &d->protect, &s->protect) < 0 ||

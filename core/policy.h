@@ -42,7 +42,10 @@ struct sbx_src {
 #define SBX_RF_KMODE \
 	0x40u /* added for the kernel mode (landlock-only's
 				 * /dev/pts and /dev/shm): not a secret */
-#define SBX_RF_HOMEREL 0x80u /* written under the home: "~/..." */
+#define SBX_RF_GONE \
+	0x80u /* hidden path missing at launch: a refusal
+				 * there is of nothing, and not explained */
+#define SBX_RF_HOMEREL 0x100u /* written under the home: "~/..." */
 
 #define SBX_MAX_SUFFIXES 16
 
@@ -75,7 +78,7 @@ enum sbx_net {
 	SBX_NET_OFF = 0,
 	SBX_NET_LOOPBACK = 1,
 	SBX_NET_ON = 2,
-	SBX_NET_FILTERED = 3, /* allow-list; enforcement not available yet */
+	SBX_NET_FILTERED = 3, /* allow-list, through the supervisor's proxy */
 };
 
 /* One parsed network allow-list entry. */
@@ -145,6 +148,8 @@ struct sbx_policy {
 	struct sbx_strv env_keep, env_drop; /* fnmatch patterns */
 	struct sbx_limits limits;
 	enum sbx_fallback fallback;
+	int inject_tool; /* inject = "tool": sbxrun-sh never sandboxes */
+	struct sbx_src inject_src; /* a recipe alone, only a whole tool */
 	enum sbx_kmode kmode;
 	char *profile; /* name of the profile in force */
 

@@ -74,6 +74,8 @@ class SbxRunReq(Structure):
         ("capture", c_int),
         ("max_output", c_size_t),
         ("interactive", c_int),
+        ("on_warning", c_void_p),           # NULL: warnings in the result
+        ("warning_ctx", c_void_p),
     ]
 
 
@@ -107,6 +109,7 @@ class SbxResult(Structure):
         ("err_truncated", c_int),
         ("refusals", POINTER(SbxRefusal)),
         ("nrefusals", c_size_t),
+        ("warnings", POINTER(c_char_p)),    # NULL-terminated, or NULL
         ("mode", c_char * 32),
         ("layers", c_char * 256),
     ]
@@ -129,6 +132,8 @@ def _load():
 
 
 lib = _load()
+lib.sbx_inside.argtypes = []
+lib.sbx_inside.restype = c_int
 lib.sbx_open.argtypes = [POINTER(c_void_p), POINTER(SbxOpts), c_char_p, c_size_t]
 lib.sbx_open.restype = c_int
 lib.sbx_close.argtypes = [c_void_p]
@@ -170,13 +175,14 @@ class Sandbox:
 
     _run_lock = threading.Lock()
 
-    def __init__(self, project_dir, profile=None, overrides=()):
+    def __init__(self, project_dir, profile=None, overrides=(),
+                 mode=SBX_MODE_AUTO):
         self._keep = [os.fsencode(os.path.abspath(project_dir))]
         opts = SbxOpts()
         opts.project_dir = self._keep[0]
         opts.profile = profile.encode() if profile else None
         opts.profile_dir = _profile_dir()
-        opts.mode = SBX_MODE_AUTO
+        opts.mode = mode
         if overrides:
             arr = (c_char_p * (len(overrides) + 1))(
                 *[o.encode() for o in overrides], None)
@@ -238,6 +244,14 @@ class Sandbox:
                     for k in ("op", "target", "kind", "rule", "source",
                               "process", "message")})
                 violations[-1].update(pid=x.pid, count=x.count)
+            # What the agent must hear although nothing was refused: a
+            # protected path created during the run, less protection.
+            i = 0
+            while r.warnings and r.warnings[i]:
+                violations.append({"op": "warning", "kind": "warning",
+                                   "message": "sbxrun: warning: " +
+                                   r.warnings[i].decode(errors="replace")})
+                i += 1
             if r.timed_out:
                 violations.append({"op": "timeout", "kind": "timeout",
                                    "message": "sbxrun: timed out after %gs; "

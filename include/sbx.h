@@ -208,6 +208,16 @@ SBX_API char *sbx_result_json(const struct sbx_result *r, char *const argv[]);
 SBX_API int sbx_profile(sbx_t *s, const char *format, const char *workdir,
 			char **out, size_t *len, char *errbuf, size_t errlen);
 
+/*
+ * 1 when the calling process already runs inside an sbxrun sandbox, by
+ * the kernel's word (the sandbox's seccomp filter answers a question
+ * only it knows), never by an environment variable, which anything that
+ * spawned the caller could have set: a tool that would wrap a command
+ * can run it as it is instead of nesting.  0 outside, or where the
+ * sandbox could not load its seccomp layer (fallback = warn).
+ */
+SBX_API int sbx_inside(void);
+
 SBX_API const char *sbx_strerror(int status);
 SBX_API const char *sbx_version(void);
 

@@ -6,6 +6,7 @@
 #   BENCH_QUICK=1 scripts/bench.sh          a quick smoke run
 #   BENCH_ONLY=startup,shim scripts/bench.sh    some groups only:
 #       startup rss crosscheck shim exec make script git python rules layers phases
+#       seccomp proxy
 #
 # Builds the benchmark programs of tests/bench/ into $SBX_BUILD/bench/
 # (the GNUmakefile has no rule for them), makes sure bubblewrap is there
@@ -50,6 +51,7 @@ build_one tm
 build_one shimloop -ldl
 build_one execloop -ldl
 build_one noshim -static
+build_one sysloop -I"$build/gen"
 
 # ------------------------------------------------------------ bubblewrap
 if [ "${BENCH_NO_BWRAP:-}" != 1 ] && ! command -v bwrap >/dev/null 2>&1; then

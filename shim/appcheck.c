@@ -71,6 +71,35 @@ static struct sbx_path_decision judge(const struct shim_fs *f, const char *abs)
 	return sbx_decide_path(&shim_g.pol, &q);
 }
 
+/*
+ * A refusal of nothing: the call would have failed with ENOENT anyway.
+ * A removal, move or attribute change refused as read-only (CHK_TREE,
+ * CHK_ATTR, never a call that gives a name: rm -rf of a missing path,
+ * which a read-only mount answers EROFS before looking),
+ * and in landlock-only mode a hidden path (Landlock refuses the open, not
+ * the stat, so the stat tells).  Full mode's hidden paths cannot be
+ * looked at from inside: below a hidden directory that exists, a missing
+ * file is still explained as hidden; a hidden path missing at launch is
+ * not (SBX_RF_GONE, decide.c).
+ */
+static int missing_anyway(const struct shim_fs *f, const char *abs,
+			  const struct sbx_path_decision *d)
+{
+	struct stat st;
+	int saved = errno, r;
+
+	int gone_ok = (f->chk & (CHK_TREE | CHK_ATTR)) &&
+		      !(f->chk & CHK_NAME) && d->verdict == SBX_DENY_READONLY;
+
+	if (!gone_ok && !(d->verdict == SBX_DENY_HIDDEN &&
+			  shim_g.pol.hdr->kmode != SBX_KMODE_FULL))
+		return 0;
+	r = sys_fstatat(AT_FDCWD, abs, &st, AT_SYMLINK_NOFOLLOW) < 0 &&
+	    errno == ENOENT;
+	errno = saved;
+	return r;
+}
+
 static int refusal_errno(enum sbx_verdict v)
 {
 	return v == SBX_DENY_SIZE ? EFBIG : EACCES;
@@ -104,7 +133,7 @@ int shim_app_check(const struct shim_fs *f)
 		d = judge(f, abs);
 	}
 	errno = saved;
-	if (!shim_refuses(&d))
+	if (!shim_refuses(&d) || missing_anyway(f, abs, &d))
 		return 0;
 	shim_explain_fs(f->path, abs, f->op, &d);
 	return refusal_errno(d.verdict);
@@ -172,7 +201,8 @@ int shim_explain_failure(const struct shim_fs *f, int err)
 
 	if (!f || !f->path || !*f->path || !shim_g.active)
 		return 0;
-	if (err != EACCES && err != EPERM && err != EROFS && err != ENOENT)
+	if (err != EACCES && err != EPERM && err != EROFS && err != ENOENT &&
+	    err != EBUSY && err != EXDEV)
 		return 0;
 	if (err == ENOENT && f->dirfd == AT_FDCWD && f->path[0] != '/' &&
 	    enoent_unexplained(f->path))
@@ -180,6 +210,8 @@ int shim_explain_failure(const struct shim_fs *f, int err)
 	if (shim_abspath(f->dirfd, f->path, 1, abs, sizeof(abs)) < 0)
 		return 0;
 	d = sbx_decide_failure(&shim_g.pol, abs, f->op, err);
+	if (d.verdict != SBX_ALLOW && missing_anyway(f, abs, &d))
+		d.verdict = SBX_ALLOW;
 	if (d.verdict != SBX_ALLOW)
 		shim_explain_fs(f->path, abs, f->op, &d);
 	errno = err;

@@ -140,7 +140,11 @@ void shim_explain_fs(const char *shown, const char *abs, enum sbx_op op,
 		     const struct sbx_path_decision *d)
 {
 	struct sbx_expl e;
-	uint64_t key = shim_key(sbx_op_word(op), abs);
+	/* A hidden path is one refusal whatever is tried on it (bash reads
+	 * its history at start and writes it at exit): said once. */
+	uint64_t key = shim_key(d->verdict == SBX_DENY_HIDDEN ? "hidden"
+							      : sbx_op_word(op),
+				abs);
 
 	if (d->verdict == SBX_ALLOW || shim_seen(key))
 		return;

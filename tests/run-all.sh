@@ -85,16 +85,18 @@ run_unit
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
 run_bats "cli+hook (root)" "" auto tests/cli tests/hook
 run_bats "net (root)" "" auto tests/net
+run_bats "env (root)" "" auto tests/env
 for mode in full landlock-only; do
-	run_bats "shim+escape+func (root, $mode)" "" "$mode" tests/shim tests/escape tests/func
+	run_bats "shim+escape+func (root, $mode)" "" "$mode" tests/shim tests/escape tests/func tests/inject
 done
 if u=$(test_user) && ut=$(user_tree); then
 	( SBX_TOP=$ut SBX_BUILD=$ut/build SBXRUN_PROFILE_DIR=$ut/profiles
 	  export SBX_TOP SBX_BUILD SBXRUN_PROFILE_DIR
 	  run_bats "cli+hook ($u)" "$u" auto tests/cli tests/hook
 	  run_bats "net ($u)" "$u" auto tests/net
+	  run_bats "env ($u)" "$u" auto tests/env
 	  for mode in full landlock-only; do
-		run_bats "shim+escape+func ($u, $mode)" "$u" "$mode" tests/shim tests/escape tests/func
+		run_bats "shim+escape+func ($u, $mode)" "$u" "$mode" tests/shim tests/escape tests/func tests/inject
 	  done
 	  echo "$pass $fail $skip" > "$ut/.counts"
 	  printf '%s\n' "${failed[@]+"${failed[@]}"}" > "$ut/.failed" )

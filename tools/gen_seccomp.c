@@ -6,8 +6,9 @@
  * launcher/kernel/linux/seccomp.c loads with one seccomp(2) call.  Building a filter
  * with libseccomp costs about 0.3 ms and a library in every launch; a
  * precompiled program costs neither.  The filter depends only on the
- * architecture and libseccomp, both fixed at build time, and on two
- * policy bits (network closed, pid namespace), which give the variants.
+ * architecture and libseccomp, both fixed at build time, and on the
+ * network (open, closed, TCP only) and the pid namespace, which give the
+ * variants.
  *
  *   gen_seccomp > seccomp_bpf.h
  *
@@ -43,6 +44,7 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sched.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
@@ -53,6 +55,13 @@
 #include <linux/filter.h>
 
 #include "compat.h"
+#include "inside.h"
+
+#ifndef TCP_FASTOPEN_CONNECT
+#define SC_TCP_FASTOPEN_CONNECT 30
+#else
+#define SC_TCP_FASTOPEN_CONNECT TCP_FASTOPEN_CONNECT
+#endif
 
 /* open_tree_attr(2) (6.15) is newer than libseccomp 2.5's table, and
  * like mount_setattr it reaches do_mount_setattr() without an LSM hook,
@@ -79,7 +88,15 @@ enum sc_when {
 	SC_NET_CLOSED, /* no internet sockets at all */
 	SC_NET_OPEN, /* internet sockets allowed, minus the odd ones */
 	SC_NO_PIDNS, /* landlock-only: no pid/ipc namespace around us */
+	SC_NET_TCP, /* TCP only: the filtered network without a network
+		     * namespace (landlock-only), where Landlock limits
+		     * connect to the proxy's port and nothing else would
+		     * stop UDP (DNS exfiltration, NET-02) or a TCP Fast Open
+		     * connect that Landlock's hook does not see (NET-06) */
 };
+
+/* The network variants: [0] open, [1] closed, [2] TCP only. */
+enum { NET_OPEN = 0, NET_CLOSED = 1, NET_TCP = 2, NET_N = 3 };
 
 struct sc_rule {
 	int nr; /* negative: not on this architecture */
@@ -300,6 +317,13 @@ static const struct sc_rule sc_rules[] = {
 		   CMP(1, SCMP_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER,
 		       SECCOMP_FILTER_FLAG_NEW_LISTENER) } },
 
+	/* The sandbox's own mark (inside.h): sbxrun-sh asks it to know
+	 * whether it already runs inside a sandbox. */
+	{ .nr = SCMP_SYS(prctl),
+	  .err = SBX_INSIDE_ERRNO,
+	  .ncmp = 1,
+	  .cmp = { CMP(0, SCMP_CMP_EQ, SBX_PRCTL_INSIDE, 0) } },
+
 	/* Set-uid and set-gid files, device nodes (PERS-01). */
 	SETID_BOTH(SETID, chmod, 1),
 	SETID_BOTH(SETID, fchmod, 1),
@@ -332,16 +356,58 @@ static const struct sc_rule sc_rules[] = {
 	SOCK(EPERM, SC_NET_OPEN, 1, SCMP_CMP_MASKED_EQ, 0xf, SOCK_PACKET),
 	SOCK(EPROTONOSUPPORT, SC_NET_OPEN, 2, SCMP_CMP_EQ, IPPROTO_MPTCP, 0),
 	SOCK(EPROTONOSUPPORT, SC_NET_OPEN, 2, SCMP_CMP_EQ, IPPROTO_SCTP, 0),
+	/* TCP only: stream sockets, and no connect that bypasses connect(2)
+	 * (the filters' arguments are ANDed: not unix and a datagram). */
+	{ .nr = SCMP_SYS(socket),
+	  .err = EPERM,
+	  .when = SC_NET_TCP,
+	  .ncmp = 2,
+	  .cmp = { CMP(0, SCMP_CMP_NE, AF_UNIX, 0),
+		   CMP(1, SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM) } },
+	{ .nr = SCMP_SYS(socket),
+	  .err = EPERM,
+	  .when = SC_NET_TCP,
+	  .ncmp = 2,
+	  .cmp = { CMP(0, SCMP_CMP_NE, AF_UNIX, 0),
+		   CMP(1, SCMP_CMP_MASKED_EQ, 0xf, SOCK_SEQPACKET) } },
+	{ .nr = SCMP_SYS(socket),
+	  .err = EPERM,
+	  .when = SC_NET_TCP,
+	  .ncmp = 2,
+	  .cmp = { CMP(0, SCMP_CMP_NE, AF_UNIX, 0),
+		   CMP(1, SCMP_CMP_MASKED_EQ, 0xf, SOCK_DCCP) } },
+	{ .nr = SCMP_SYS(sendto),
+	  .err = EPERM,
+	  .when = SC_NET_TCP,
+	  .ncmp = 1,
+	  .cmp = { CMP(3, SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN) } },
+	{ .nr = SCMP_SYS(sendmsg),
+	  .err = EPERM,
+	  .when = SC_NET_TCP,
+	  .ncmp = 1,
+	  .cmp = { CMP(2, SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN) } },
+	{ .nr = SCMP_SYS(sendmmsg),
+	  .err = EPERM,
+	  .when = SC_NET_TCP,
+	  .ncmp = 1,
+	  .cmp = { CMP(3, SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN) } },
+	{ .nr = SCMP_SYS(setsockopt),
+	  .err = EPERM,
+	  .when = SC_NET_TCP,
+	  .ncmp = 2,
+	  .cmp = { CMP(1, SCMP_CMP_EQ, IPPROTO_TCP, 0),
+		   CMP(2, SCMP_CMP_EQ, SC_TCP_FASTOPEN_CONNECT, 0) } },
 };
 
 /* When a rule applies, for one variant. */
-static int sc_applies(const struct sc_rule *r, int closed, int pidns)
+static int sc_applies(const struct sc_rule *r, int net, int pidns)
 {
 	if (r->nr < 0)
 		return 0; /* the syscall does not exist here */
 	switch (r->when) {
-	case SC_NET_CLOSED: return closed;
-	case SC_NET_OPEN: return !closed;
+	case SC_NET_CLOSED: return net == NET_CLOSED;
+	case SC_NET_OPEN: return net != NET_CLOSED;
+	case SC_NET_TCP: return net == NET_TCP;
 	case SC_NO_PIDNS: return !pidns;
 	case SC_ALWAYS: break;
 	}
@@ -354,8 +420,24 @@ static void die(const char *what, int rc)
 	exit(1);
 }
 
+/*
+ * The action of a rule.  In the notify variants every refusal but the
+ * ENOSYS ones goes to the supervisor's listener (SECCOMP_RET_USER_NOTIF),
+ * which answers with the errno the plain variant returns and explains it;
+ * ENOSYS steers libc and runtimes to calls we can see (glibc tries clone3
+ * for every thread), which is no refusal to explain; nor is the
+ * sandbox's own mark (inside.h), a question and no refusal.  Allowed
+ * calls take the same path through both variants.
+ */
+static uint32_t sc_action(const struct sc_rule *r, int notif)
+{
+	if (notif && r->err != ENOSYS && r->err != SBX_INSIDE_ERRNO)
+		return SCMP_ACT_NOTIFY;
+	return SCMP_ACT_ERRNO(r->err);
+}
+
 /* One variant's filter, as libseccomp builds it, printed as an array. */
-static void emit(int closed, int pidns)
+static void emit(int notif, int closed, int pidns)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	struct sock_filter *f;
@@ -379,7 +461,7 @@ static void emit(int closed, int pidns)
 
 		if (!sc_applies(r, closed, pidns))
 			continue;
-		rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(r->err), r->nr,
+		rc = seccomp_rule_add_array(ctx, sc_action(r, notif), r->nr,
 					    r->ncmp, r->cmp);
 		if (rc < 0)
 			die("a rule", rc);
@@ -398,8 +480,8 @@ static void emit(int closed, int pidns)
 	close(fd);
 	f = (struct sock_filter *)buf;
 	n = len / sizeof *f;
-	printf("static const struct sock_filter sbx_bpf_%d%d[%zu] = {\n",
-	       closed, pidns, n);
+	printf("static const struct sock_filter sbx_bpf_%d%d%d[%zu] = {\n",
+	       notif, closed, pidns, n);
 	for (size_t i = 0; i < n; i++)
 		printf("\t{ 0x%02x, %u, %u, 0x%08x },\n", f[i].code, f[i].jt,
 		       f[i].jf, f[i].k);
@@ -407,22 +489,54 @@ static void emit(int closed, int pidns)
 	free(buf);
 }
 
+/* The names of the calls the notify variants send to the listener, by
+ * number (so the listener needs no libseccomp table at run time). */
+static void emit_names(void)
+{
+	int seen[1024] = { 0 };
+
+	printf("static const struct sbx_sc_name sbx_sc_names[] = {\n");
+	for (size_t i = 0; i < sizeof sc_rules / sizeof sc_rules[0]; i++) {
+		const struct sc_rule *r = &sc_rules[i];
+		char *n;
+
+		if (r->nr < 0 || r->err == ENOSYS ||
+		    r->err == SBX_INSIDE_ERRNO || r->nr >= 1024 ||
+		    seen[r->nr]++)
+			continue;
+		n = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, r->nr);
+		printf("\t{ %d, \"%s\" },\n", r->nr,
+		       n			       ? n
+		       : r->nr == SC_NR_FCHMODAT2      ? "fchmodat2"
+		       : r->nr == SC_NR_OPEN_TREE_ATTR ? "open_tree_attr"
+						       : "?");
+		free(n);
+	}
+	printf("};\n\n");
+}
+
 int main(void)
 {
 	printf("/* Generated by tools/gen_seccomp.c with libseccomp %u.%u.%u: "
 	       "do not edit. */\n\n",
 	       SCMP_VER_MAJOR, SCMP_VER_MINOR, SCMP_VER_MICRO);
-	for (int closed = 0; closed < 2; closed++)
-		for (int pidns = 0; pidns < 2; pidns++)
-			emit(closed, pidns);
-	printf("/* [network closed][in a pid namespace] */\n"
-	       "static const struct sock_fprog sbx_bpf[2][2] = {\n");
-	for (int closed = 0; closed < 2; closed++)
-		for (int pidns = 0; pidns < 2; pidns++)
-			printf("\t[%d][%d] = { sizeof sbx_bpf_%d%d / sizeof "
-			       "sbx_bpf_%d%d[0], (struct sock_filter *)sbx_bpf_%d%d },\n",
-			       closed, pidns, closed, pidns, closed, pidns,
-			       closed, pidns);
+	for (int notif = 0; notif < 2; notif++)
+		for (int closed = 0; closed < NET_N; closed++)
+			for (int pidns = 0; pidns < 2; pidns++)
+				emit(notif, closed, pidns);
+	emit_names();
+	printf("/* [notify][network: 0 open, 1 closed, 2 TCP only][in a pid "
+	       "namespace] */\n"
+	       "static const struct sock_fprog sbx_bpf[2][3][2] = {\n");
+	for (int notif = 0; notif < 2; notif++)
+		for (int closed = 0; closed < NET_N; closed++)
+			for (int pidns = 0; pidns < 2; pidns++)
+				printf("\t[%d][%d][%d] = { sizeof sbx_bpf_%d%d%d / "
+				       "sizeof sbx_bpf_%d%d%d[0], (struct "
+				       "sock_filter *)sbx_bpf_%d%d%d },\n",
+				       notif, closed, pidns, notif, closed,
+				       pidns, notif, closed, pidns, notif,
+				       closed, pidns);
 	printf("};\n");
 	return ferror(stdout) ? 1 : 0;
 }

@@ -69,6 +69,12 @@ static void h_command_b64(struct cli *c, const char *arg,
 	c->shell = s;
 }
 
+/* Everything after --sh is the shell's: parsing stops here. */
+static void h_sh(struct cli *c, const char *arg, const struct optdef *d)
+{
+	c->sh = 1;
+}
+
 static void h_profile(struct cli *c, const char *arg, const struct optdef *d)
 {
 	c->opts.profile = arg;
@@ -129,7 +135,7 @@ static const struct optdef opts[] = {
 	{ "mode", 1, h_mode, "MODE", "kernel mode: auto | full | landlock-only",
 	  0, NULL },
 	{ "report", 1, h_report, "FILE",
-	  "write a JSON report to FILE (- for stdout)", 0, NULL },
+	  "write a JSON report to FILE (- for stderr)", 0, NULL },
 	{ "quiet", 0, h_flag, NULL, "no explanations on stderr", SBX_OPT_QUIET,
 	  NULL },
 	{ "verbose", 0, h_verbose, NULL, "say which mode and layers are used",
@@ -137,6 +143,9 @@ static const struct optdef opts[] = {
 	{ "unsafe-project", 0, h_flag, NULL,
 	  "allow /, $HOME or a system dir as the writable project",
 	  SBX_OPT_UNSAFE_PROJECT, NULL },
+	{ "sh", 0, h_sh, NULL,
+	  "be /bin/sh for a tool (as sbxrun-sh): the rest are its arguments", 0,
+	  NULL },
 	{ "check", 1, h_action, "PATH",
 	  "what the policy says about PATH, and why", CLI_CHECK, NULL },
 	{ "list-paths", 0, h_action, NULL,
@@ -239,12 +248,17 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		}
 		d = &opts[ch - 256];
 		d->fn(c, optarg, d);
+		if (c->sh)
+			break;
 	}
 	c->opts.overrides = c->overrides;
 	if (optind < argc)
 		c->argv = argv + optind;
 	if (c->shell && c->argv)
 		die("give either -c STRING or a command, not both");
+	if (c->sh && (c->shell || c->action != CLI_RUN))
+		die("--sh takes the shell's arguments after it, and no "
+		    "management option");
 }
 
 void cli_free(struct cli *c)

@@ -46,6 +46,8 @@ struct cli {
 	char *shell_owned; /* decoded --command-base64 */
 	const char *report; /* --report FILE */
 	int verbose;
+	int sh; /* --sh or run as sbxrun-sh: argv are /bin/sh's arguments */
+	int interactive; /* the command is an interactive shell */
 	char **argv; /* the command, or NULL */
 };
 
@@ -54,6 +56,13 @@ struct cli {
 void cli_parse(struct cli *c, int argc, char **argv);
 void cli_free(struct cli *c);
 void cli_usage(FILE *fp);
+/* sbxrun-sh (argv[0] "sbxrun-sh", or sbxrun --sh): a /bin/sh that runs
+ * in a sandbox of its own, or as it is when already inside one (sh.c). */
+int cli_sh(struct cli *c);
+/* The policy c asks for (warnings said), or the end of sbxrun. */
+sbx_t *cli_open_policy(const struct cli *c);
+/* Run c's command under s (closed here); the exit status. */
+int cli_run(struct cli *c, sbx_t *s);
 /* sbxrun: returns the exit status (DESIGN §9). */
 int cli_main(int argc, char **argv);
 

@@ -15,7 +15,7 @@
 #include "hook.h"
 #include "sbx_cli.h"
 
-static sbx_t *open_policy(const struct cli *c)
+sbx_t *cli_open_policy(const struct cli *c)
 {
 	char err[1200];
 	const char *w;
@@ -45,7 +45,7 @@ static void put_text(char *text, FILE *fp)
 static int act_check(struct cli *c)
 {
 	struct sbx_answer rd, wr, ex;
-	sbx_t *s = open_policy(c);
+	sbx_t *s = cli_open_policy(c);
 
 	if (sbx_check(s, c->action_arg, SBX_ACCESS_READ, -1, &rd) != SBX_OK ||
 	    sbx_check(s, c->action_arg, SBX_ACCESS_WRITE, -1, &wr) != SBX_OK ||
@@ -66,7 +66,7 @@ static int act_check(struct cli *c)
 
 static int act_list_paths(struct cli *c)
 {
-	sbx_t *s = open_policy(c);
+	sbx_t *s = cli_open_policy(c);
 
 	put_text(sbx_cli_list_paths(s), stdout);
 	sbx_close(s);
@@ -75,7 +75,7 @@ static int act_list_paths(struct cli *c)
 
 static int act_dry_run(struct cli *c)
 {
-	sbx_t *s = open_policy(c);
+	sbx_t *s = cli_open_policy(c);
 
 	put_text(sbx_cli_dry_run(s), stdout);
 	sbx_close(s);
@@ -88,7 +88,7 @@ static int act_print_profile(struct cli *c)
 {
 	char err[1200], *out = NULL;
 	size_t len = 0;
-	sbx_t *s = open_policy(c);
+	sbx_t *s = cli_open_policy(c);
 
 	if (sbx_profile(s, c->action_arg, NULL, &out, &len, err, sizeof(err)) !=
 	    SBX_OK)
@@ -194,7 +194,7 @@ static int act_edit(struct cli *c)
 	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) != 0)
 		die("the editor failed: %s", l.project_conf);
-	sbx_close(open_policy(c));
+	sbx_close(cli_open_policy(c));
 	printf("%s is valid\n", l.project_conf);
 	return 0;
 }
@@ -231,7 +231,9 @@ static int print_result(struct cli *c, struct sbx_result *res,
 		say_exec_failure(res, argv[0]);
 	if (res->timed_out)
 		note("timed out; everything in the sandbox was killed");
-	if (!(c->opts.flags & SBX_OPT_QUIET))
+	/* --report -: the JSON on stderr stands for the summary */
+	if (!(c->opts.flags & SBX_OPT_QUIET) &&
+	    !(c->report && !strcmp(c->report, "-")))
 		put_text(sbx_cli_summary(res), stderr);
 	if (report_fd >= 0 && sbx_cli_report_write(report_fd, res, argv) < 0) {
 		note("cannot write the report %s: %s", c->report,
@@ -256,9 +258,12 @@ static void run_request(struct cli *c, struct sbx_run_req *req, char *shellv[2])
 		req->argv = shellv;
 		req->interactive = isatty(STDIN_FILENO);
 	}
+	if (c->interactive)
+		req->interactive = 1;
 }
 
-static int act_run(struct cli *c)
+/* Run the command under the loaded policy s, which this closes. */
+int cli_run(struct cli *c, sbx_t *s)
 {
 	struct sbx_run_req req = { 0 };
 	struct sbx_result *res;
@@ -266,7 +271,6 @@ static int act_run(struct cli *c)
 	char err[1200], *shellv[2];
 	char *shv[] = { (char *)"/bin/sh", (char *)"-c", (char *)c->shell,
 			NULL };
-	sbx_t *s = open_policy(c);
 	int st, report_fd = -1, r;
 
 	if (c->report && (report_fd = sbx_cli_report_open(c->report)) < 0)
@@ -277,6 +281,9 @@ static int act_run(struct cli *c)
 		note("build profile: toolchain caches redirected to %s",
 		     info.cache_dir);
 	st = sbx_run(s, &req, &res, err, sizeof(err));
+	if (st != SBX_OK && report_fd >= 0)
+		(void)sbx_cli_report_failure(report_fd, err,
+					     c->shell ? shv : req.argv);
 	if (st != SBX_OK)
 		die("%s: %s",
 		    st == SBX_E_KERNEL ? "cannot sandbox"
@@ -292,12 +299,34 @@ static int act_run(struct cli *c)
 	return r;
 }
 
+/* The program's own name: sbxrun, or sbxrun-sh (a link to it). */
+static int called_as_sh(const char *argv0)
+{
+	const char *b = argv0 ? strrchr(argv0, '/') : NULL;
+
+	b = b ? b + 1 : argv0;
+	return b && strcmp(b, "sbxrun-sh") == 0;
+}
+
 int cli_main(int argc, char **argv)
 {
 	struct cli c;
 	int r = 0;
 
+	if (argc > 0 && called_as_sh(argv[0])) {
+		memset(&c, 0, sizeof c);
+		c.sh = 1;
+		c.argv = argv + 1;
+		r = cli_sh(&c);
+		cli_free(&c);
+		return r;
+	}
 	cli_parse(&c, argc, argv);
+	if (c.sh) {
+		r = cli_sh(&c);
+		cli_free(&c);
+		return r;
+	}
 	if (c.action != CLI_RUN && (c.argv || c.shell))
 		die("management options run nothing; drop the command");
 	switch (c.action) {
@@ -313,7 +342,7 @@ int cli_main(int argc, char **argv)
 	case CLI_STATUS: r = act_status(&c); break;
 	case CLI_HOOK: r = sbx_hook_main(c.action_arg, &c.opts); break;
 	case CLI_PRINT_PROFILE: r = act_print_profile(&c); break;
-	case CLI_RUN: r = act_run(&c); break;
+	case CLI_RUN: r = cli_run(&c, cli_open_policy(&c)); break;
 	}
 	cli_free(&c);
 	return r;

@@ -65,12 +65,25 @@ struct sbx_feature_line {
 
 #define SBX_MAX_FEATURE_LINES 8
 
+/* network = filtered: where the command finds the filtering proxy the
+ * supervisor runs (proxy_open()).  The library puts it in the command's
+ * environment (env.c) and hands it back to launch(). */
+struct sbx_proxy_ep {
+	char addr[48]; /* "127.0.0.1", as the command reaches it */
+	uint16_t port;
+	char secret[48]; /* "user:password" clients present, or "" */
+	int fd; /* a listening socket made before the launch, or -1
+		 * (full mode: pid 1 makes it inside the sandbox) */
+};
+
 /* Everything the backend needs to start one command. */
 struct sbx_launch {
 	const struct sbx_policy *pol; /* sbx_policy_for_run()'s */
 	enum sbx_kmode mode; /* resolved */
 	const struct sbx_features *feat;
 	int warn_missing; /* fallback = warn: run with what exists */
+	int weaker_ok; /* fallback = warn: a weaker sandbox found only at
+			* launch (Linux: the host's /proc) runs, said */
 	char *const *argv; /* argv[0] looked up in envp's PATH */
 	char *const *envp; /* the final environment, as the command
 				 * sees it (launcher/lib/env.c) */
@@ -100,6 +113,11 @@ struct sbx_launch {
 	void *warning_ctx;
 	const char *stdin_data; /* with fd_in == -2: fed to stdin */
 	size_t stdin_len;
+	/* network = filtered: the proxy's endpoint (launch() takes over
+	 * its fd) and the compiled policy it decides over; else NULL. */
+	struct sbx_proxy_ep *proxy;
+	const void *cpol;
+	size_t cpol_len;
 };
 
 struct sbx_exit {
@@ -137,6 +155,12 @@ struct sbx_backend {
 	/* fallback = warn and resolve() failed: the mode to run in anyway,
 	 * with what exists. */
 	enum sbx_kmode (*fallback)(const struct sbx_features *f);
+	/* Is a run in mode weaker than the strongest sandbox this backend
+	 * makes (asked: the mode the caller named, SBX_KMODE_AUTO if none)?
+	 * 1 with why: one line, why, what is weaker, and the fix. */
+	int (*weaker)(const struct sbx_policy *p, enum sbx_kmode asked,
+		      enum sbx_kmode mode, const struct sbx_features *f,
+		      char *why, size_t n);
 	/* "full", "landlock-only". */
 	const char *(*mode_name)(enum sbx_kmode mode);
 
@@ -144,6 +168,12 @@ struct sbx_backend {
 	size_t (*mode_rules)(enum sbx_kmode mode, const struct sbx_rule **v);
 	/* The compiled-policy flags the shim needs in this mode. */
 	unsigned (*cpol_flags)(enum sbx_kmode mode);
+	/* network = filtered: where the command will reach the proxy in
+	 * this mode, with anything that must exist before the environment
+	 * is built (landlock-only: the listening socket, a secret).  0, or
+	 * -1 with err. */
+	int (*proxy_open)(enum sbx_kmode mode, struct sbx_proxy_ep *ep,
+			  struct sbx_err *err);
 	/* The address of a new report channel, as SBXRUN_REPORT names it. */
 	void (*report_addr)(char *buf, size_t n);
 	/* Run one command and wait for the whole tree: 0 with *x filled,
@@ -153,6 +183,10 @@ struct sbx_backend {
 	/* The kernel layers of a run in this mode, comma-separated. */
 	void (*layers)(const struct sbx_policy *p, enum sbx_kmode mode,
 		       const struct sbx_features *f, char *buf, size_t n);
+
+	/* 1 when the calling process runs inside a sandbox this backend
+	 * made, by the kernel's word (not the environment's), else 0. */
+	int (*inside)(void);
 
 	/* --status: one line per kernel feature; returns how many. */
 	size_t (*feature_lines)(const struct sbx_features *f,

@@ -387,6 +387,11 @@ const char *sbx_strerror(int st)
 	return "unknown error";
 }
 
+int sbx_inside(void)
+{
+	return sbx_backend()->inside();
+}
+
 const char *sbx_version(void)
 {
 	return SBX_VERSION;

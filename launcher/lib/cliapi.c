@@ -17,6 +17,11 @@ void sbx_cli_info(const sbx_t *s, struct sbx_cli_info *info)
 	info->profile = s->pol.profile ? s->pol.profile : "default";
 	info->project = s->pol.project;
 	info->cache_dir = s->pol.redirect_caches ? s->pol.cache_dir : NULL;
+	info->inject_tool = s->pol.inject_tool;
+	info->inject_src[0] = '\0';
+	if (s->pol.inject_src.file)
+		snprintf(info->inject_src, sizeof info->inject_src, "%s:%d",
+			 s->pol.inject_src.file, s->pol.inject_src.line);
 }
 
 int sbx_cli_locate(struct sbx_locs *l, const struct sbx_opts *o, char *eb,

@@ -471,6 +471,25 @@ static int sec_fallback(struct sbx_policy *p, const config_setting_t *s,
 	return 0;
 }
 
+/* inject: what sbxrun-sh does outside a sandbox (README, "Injecting
+ * sbxrun"): "each" shell a tool spawns gets a sandbox of its own, or the
+ * "tool" must run whole in one (sbxrun-sh then refuses to start). */
+static int sec_inject(struct sbx_policy *p, const config_setting_t *s,
+		      struct sbx_err *err)
+{
+	const char *v;
+
+	if (want(s, CONFIG_TYPE_STRING, err) < 0)
+		return -1;
+	v = config_setting_get_string(s);
+	if (strcmp(v, "each") != 0 && strcmp(v, "tool") != 0)
+		return cfail(err, s, "inject must be \"each\" or \"tool\"");
+	p->inject_tool = strcmp(v, "tool") == 0;
+	p->inject_src = src_of(s);
+	p->inject_src.file = sbx_policy_intern(p, p->inject_src.file);
+	return 0;
+}
+
 static int sec_caches(struct sbx_policy *p, const config_setting_t *s,
 		      struct sbx_err *err)
 {
@@ -501,6 +520,7 @@ static const struct section {
 	{ "limits", sec_limits },
 	{ "fallback", sec_fallback },
 	{ "redirect_caches", sec_caches },
+	{ "inject", sec_inject },
 };
 
 static int apply_config(struct sbx_policy *p, const config_t *c,
@@ -521,7 +541,8 @@ static int apply_config(struct sbx_policy *p, const config_t *c,
 			return cfail(err, s,
 				     "unknown key '%s' (known: profile, "
 				     "paths, protect, network, exec, env, "
-				     "limits, fallback, redirect_caches)",
+				     "limits, fallback, redirect_caches, "
+				     "inject)",
 				     name);
 		if (sections[k].apply(p, s, err) < 0)
 			return -1;

@@ -25,6 +25,41 @@ static const struct {
 /* SBXRUN, SBXRUN_NET, SBXRUN_REPORT, SBXRUN_POLICY, LD_PRELOAD. */
 #define NOURS 5
 
+/*
+ * network = filtered: what makes the command's tools use the proxy
+ * without configuration, and why each name:
+ *   http_proxy, HTTP_PROXY     curl (lower case only, for http://), git,
+ *                              pip (requests), python urllib, Go, cargo
+ *   https_proxy, HTTPS_PROXY   the same for https:// (a CONNECT tunnel)
+ *   all_proxy, ALL_PROXY       SOCKS5 with names resolved by the proxy,
+ *                              for libcurl and tools that only know SOCKS
+ *   no_proxy, NO_PROXY         full mode: the sandbox's own loopback goes
+ *                              direct (landlock-only: not set, the host's
+ *                              loopback is decided by the proxy)
+ *   npm_config_proxy, npm_config_https_proxy, npm_config_noproxy
+ *                              npm and pnpm; environment beats a
+ *                              project's .npmrc
+ *   YARN_HTTP_PROXY, YARN_HTTPS_PROXY   yarn 2+
+ *   CARGO_HTTP_PROXY           cargo; beats a project's .cargo/config
+ *   PIP_PROXY                  pip, over a pip.conf's proxy
+ *   NODE_USE_ENV_PROXY=1       node's own fetch/http (node 24, 22.21)
+ *   SBXRUN_PROXY               for agents and scripts that ask
+ * The HTTP URL serves https too: clients CONNECT through it.  Inherited
+ * variables of these names are dropped: they would point elsewhere.
+ */
+static const char *const http_names[] = {
+	"http_proxy",	   "HTTP_PROXY",       "https_proxy",
+	"HTTPS_PROXY",	   "npm_config_proxy", "npm_config_https_proxy",
+	"YARN_HTTP_PROXY", "YARN_HTTPS_PROXY", "CARGO_HTTP_PROXY",
+	"PIP_PROXY",	   "SBXRUN_PROXY",
+};
+static const char *const socks_names[] = { "all_proxy", "ALL_PROXY" };
+static const char *const noproxy_names[] = { "no_proxy", "NO_PROXY",
+					     "npm_config_noproxy" };
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#define NPROXY \
+	(NELEM(http_names) + NELEM(socks_names) + NELEM(noproxy_names) + 1)
+
 const char *sbx_env_net(enum sbx_net net)
 {
 	switch (net) {
@@ -43,6 +78,20 @@ static int has_name(const char *var, const char *name)
 	return strncmp(var, name, n) == 0 && var[n] == '=';
 }
 
+static int proxy_var(const char *var)
+{
+	for (size_t i = 0; i < NELEM(http_names); i++)
+		if (has_name(var, http_names[i]))
+			return 1;
+	for (size_t i = 0; i < NELEM(socks_names); i++)
+		if (has_name(var, socks_names[i]))
+			return 1;
+	for (size_t i = 0; i < NELEM(noproxy_names); i++)
+		if (has_name(var, noproxy_names[i]))
+			return 1;
+	return has_name(var, "NODE_USE_ENV_PROXY");
+}
+
 /* Set by us, so never inherited. */
 static int ours(const char *var, const struct sbx_policy *p)
 {
@@ -57,6 +106,8 @@ static int ours(const char *var, const struct sbx_policy *p)
 		for (size_t i = 0; i < NCACHE; i++)
 			if (has_name(var, cache_vars[i].var))
 				return 1;
+	if (p->net == SBX_NET_FILTERED)
+		return proxy_var(var);
 	return 0;
 }
 
@@ -90,6 +141,30 @@ static int set_preload(struct sbx_env *e, const char *shim, const char *kept)
 	return set(e, "LD_PRELOAD=%s", shim);
 }
 
+static int set_proxy(struct sbx_env *e, const struct sbx_env_vars *x)
+{
+	const char *at = x->proxy_secret && *x->proxy_secret ? "@" : "";
+	const char *cred = *at ? x->proxy_secret : "";
+	int v6 = strchr(x->proxy_addr, ':') != NULL;
+	char host[80];
+
+	snprintf(host, sizeof(host), v6 ? "[%s]" : "%s", x->proxy_addr);
+	for (size_t i = 0; i < NELEM(http_names); i++)
+		if (set(e, "%s=http://%s%s%s:%u", http_names[i], cred, at, host,
+			x->proxy_port) < 0)
+			return -1;
+	for (size_t i = 0; i < NELEM(socks_names); i++)
+		if (set(e, "%s=socks5h://%s%s%s:%u", socks_names[i], cred, at,
+			host, x->proxy_port) < 0)
+			return -1;
+	if (x->proxy_direct_loopback)
+		for (size_t i = 0; i < NELEM(noproxy_names); i++)
+			if (set(e, "%s=localhost,127.0.0.1,::1",
+				noproxy_names[i]) < 0)
+				return -1;
+	return set(e, "NODE_USE_ENV_PROXY=1");
+}
+
 static int set_ours(struct sbx_env *e, const struct sbx_policy *p,
 		    const struct sbx_env_vars *x, const char *kept_preload)
 {
@@ -104,6 +179,8 @@ static int set_ours(struct sbx_env *e, const struct sbx_policy *p,
 	     set(e, "SBXRUN_REPORT=%s", x->report_addr) < 0) ||
 	    (x->policy_file && set(e, "SBXRUN_POLICY=%s", x->policy_file) < 0))
 		return -1;
+	if (p->net == SBX_NET_FILTERED && x->proxy_addr && set_proxy(e, x) < 0)
+		return -1;
 	return set_preload(e, x->shim, kept_preload);
 }
 
@@ -117,8 +194,8 @@ int sbx_env_build(struct sbx_env *e, const struct sbx_policy *p,
 	memset(e, 0, sizeof(*e));
 	while (from && from[n])
 		n++;
-	e->v = calloc(n + NCACHE + NOURS + 1, sizeof(*e->v));
-	e->own = calloc(NCACHE + NOURS, sizeof(*e->own));
+	e->v = calloc(n + NCACHE + NOURS + NPROXY + 1, sizeof(*e->v));
+	e->own = calloc(NCACHE + NOURS + NPROXY, sizeof(*e->own));
 	if (!e->v || !e->own)
 		goto nomem;
 	for (size_t i = 0; i < n; i++) {

@@ -16,6 +16,12 @@ struct sbx_env_vars {
 	const char *shim; /* libsbxshim.so: LD_PRELOAD, or NULL */
 	const char *policy_file; /* SBXRUN_POLICY, or NULL */
 	const char *report_addr; /* SBXRUN_REPORT, or NULL */
+	/* network = filtered: the proxy (HTTP_PROXY and the rest), or
+	 * proxy_addr NULL.  The secret, when not "", goes into the URLs. */
+	const char *proxy_addr;
+	unsigned proxy_port;
+	const char *proxy_secret;
+	int proxy_direct_loopback; /* NO_PROXY for the loopback (full) */
 };
 
 struct sbx_env {
@@ -32,7 +38,9 @@ struct sbx_env {
  *   - the build profile's cache variables, pointed at p->cache_dir;
  *   - SBXRUN=1, SBXRUN_NET=off|on|filtered (what the internet is to the
  *     command: loopback is "off"), SBXRUN_REPORT, SBXRUN_POLICY;
- *   - LD_PRELOAD with the shim first, then any preloads the policy kept.
+ *   - LD_PRELOAD with the shim first, then any preloads the policy kept;
+ *   - network = filtered: the proxy variables (env.c lists them and
+ *     why), which replace inherited ones.
  * 0, or -1 with err (out of memory).
  */
 int sbx_env_build(struct sbx_env *e, const struct sbx_policy *p,

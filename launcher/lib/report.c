@@ -87,6 +87,9 @@ static json_t *result_json(const struct sbx_result *r, char *const argv[])
 	json_object_set_new(o, "version", json_integer(SBX_REPORT_VERSION));
 	json_object_set_new(o, "command", cmd);
 	json_object_set_new(o, "exit_code", json_integer(r->exit_code));
+	/* exit_code 125 is also a command's own: these two tell them apart */
+	json_object_set_new(o, "sbxrun_failed", json_false());
+	json_object_set_new(o, "error", json_null());
 	json_object_set_new(o, "status",
 			    r->status >= 0 && !r->signal
 				    ? json_integer(r->status)
@@ -125,15 +128,15 @@ char *sbx_result_json(const struct sbx_result *r, char *const argv[])
  * parent directory for a symlink cannot redirect it (THREATS FS-13). */
 int sbx_cli_report_open(const char *path)
 {
+	/* "-": standard error, never the command's standard output */
 	if (strcmp(path, "-") == 0)
-		return dup(STDOUT_FILENO);
+		return dup(STDERR_FILENO);
 	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
 		    0644);
 }
 
-int sbx_cli_report_write(int fd, const struct sbx_result *r, char *const argv[])
+static int write_json(int fd, char *s)
 {
-	char *s = sbx_result_json(r, argv);
 	size_t len, off = 0;
 
 	if (!s)
@@ -151,6 +154,33 @@ int sbx_cli_report_write(int fd, const struct sbx_result *r, char *const argv[])
 	}
 	free(s);
 	return 0;
+}
+
+int sbx_cli_report_write(int fd, const struct sbx_result *r, char *const argv[])
+{
+	return write_json(fd, sbx_result_json(r, argv));
+}
+
+/* sbxrun itself failed (exit 125) and the command never ran, or its run
+ * could not be completed: the report says so, with the reason. */
+int sbx_cli_report_failure(int fd, const char *error, char *const argv[])
+{
+	json_t *o = json_object(), *cmd = json_array();
+	char *s;
+
+	for (size_t i = 0; argv && argv[i]; i++)
+		json_array_append_new(cmd, jstr(argv[i]));
+	json_object_set_new(o, "version", json_integer(SBX_REPORT_VERSION));
+	json_object_set_new(o, "command", cmd);
+	json_object_set_new(o, "exit_code", json_integer(125));
+	json_object_set_new(o, "sbxrun_failed", json_true());
+	json_object_set_new(o, "error", jstr(error));
+	json_object_set_new(o, "status", json_null());
+	json_object_set_new(o, "signal", json_null());
+	json_object_set_new(o, "refusals", json_array());
+	s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	return write_json(fd, s);
 }
 
 char *sbx_cli_summary(const struct sbx_result *r)

@@ -77,7 +77,10 @@ static void add_refusal(struct sbx_result *r, pid_t pid, const char **f)
 
 	for (size_t i = 0; i < r->nrefusals; i++) {
 		x = &r->refusals[i];
-		if (!strcmp(x->op, f[SBX_REC_OP]) &&
+		/* one entry per distinct refusal; a hidden path is one
+		 * whatever was tried on it */
+		if ((!strcmp(x->op, f[SBX_REC_OP]) ||
+		     !strcmp(x->kind, "hidden")) &&
 		    !strcmp(x->target, f[SBX_REC_TARGET]) &&
 		    !strcmp(x->kind, f[SBX_REC_KIND])) {
 			x->count++;
@@ -197,6 +200,9 @@ struct run_ctx {
 	int have_shim;
 	struct sbx_rundir rd;
 	struct sbx_result *res;
+	void *cpol; /* this launch's compiled policy */
+	size_t cpol_len;
+	struct sbx_proxy_ep proxy; /* network = filtered */
 };
 
 /* A warning: to the caller at once (on_warning), and into the result.
@@ -236,30 +242,34 @@ static void on_warning(void *ctx, const char *msg)
 	run_warn(ctx, "%s", msg);
 }
 
-/* The mode to run in, from the backend; under fallback = warn, the best
- * there is, said loudly. */
+/*
+ * The mode to run in: the one asked for, or under auto the strongest that
+ * works here.  A run weaker than the strongest sandbox (auto without user
+ * namespaces, no Landlock, no seccomp) runs only under fallback = warn,
+ * and says so before the command starts: why, what is weaker, the fix.
+ * fallback = deny refuses it.  A mode named with --mode is never swapped
+ * for another, and with no filesystem boundary at all nothing runs.
+ */
 static int pick_mode(struct run_ctx *c, struct sbx_err *err)
 {
 	const struct sbx_policy *p = &c->s->pol;
+	char why[sizeof err->msg];
 
 	c->warn = 0;
-	if (p->net == SBX_NET_FILTERED) {
+	if (c->b->resolve(c->s->mode, c->feat, &c->mode, err) < 0 ||
+	    c->b->check(p, c->mode, err) < 0)
+		return SBX_E_KERNEL;
+	if (!c->b->weaker(p, c->s->mode, c->mode, c->feat, why, sizeof why))
+		return SBX_OK;
+	if (p->fallback != SBX_FALLBACK_WARN) {
 		sbx_errf(err, 0,
-			 "filtered network (an "
-			 "allow-list) is not available yet; use --net off, "
-			 "loopback or on");
+			 "fallback = \"deny\" refuses a sandbox weaker than "
+			 "full mode: %s",
+			 why);
 		return SBX_E_KERNEL;
 	}
-	if (c->b->resolve(c->s->mode, c->feat, &c->mode, err) == 0)
-		return c->b->check(p, c->mode, err) == 0 ? SBX_OK
-							 : SBX_E_KERNEL;
-	if (p->fallback != SBX_FALLBACK_WARN)
-		return SBX_E_KERNEL;
 	c->warn = 1;
-	c->mode = c->b->fallback(c->feat);
-	run_warn(c, "%s", err->msg);
-	run_warn(c, "fallback = warn: running in %s mode with what exists",
-		 c->b->mode_name(c->mode));
+	run_warn(c, "weaker sandbox (fallback = warn): %s", why);
 	return SBX_OK;
 }
 
@@ -294,6 +304,15 @@ static int sandbox_writable(const struct sbx_policy *p, const char *path)
 			best = r;
 	}
 	return best && best->mode == SBX_RW;
+}
+
+/* The store of compiled policies must be out of the sandbox's reach:
+ * not below a writable root (rundir.c tries the next place). */
+static int state_writable(void *ctx, const char *path)
+{
+	const sbx_t *s = ctx;
+
+	return sandbox_writable(&s->pol, path);
 }
 
 /* GIT-02: a repository made or changed below the project. */
@@ -344,27 +363,43 @@ static void report_created(struct run_ctx *c)
 			 NEW_REPO_SCAN_DIRS);
 }
 
-static int write_policy(const struct run_ctx *c, struct sbx_rundir *rd,
+/* The compiled policy: for the shim (the run directory) and for the
+ * filtering proxy, which decides over the same bytes. */
+static int write_policy(struct run_ctx *c, struct sbx_rundir *rd,
 			struct sbx_err *err)
 {
-	void *buf;
-	size_t len;
-	int r;
 	struct sbx_cpol v;
 	const char *why;
 
-	if (sbx_cpol_build(&c->pol, c->mode, c->b->cpol_flags(c->mode), &buf,
-			   &len, err) < 0)
+	free(c->cpol);
+	c->cpol = NULL;
+	if (sbx_cpol_build(&c->pol, c->mode, c->b->cpol_flags(c->mode),
+			   &c->cpol, &c->cpol_len, err) < 0)
 		return -1;
-	if (sbx_cpol_view(buf, len, &v, &why) < 0)
-		r = sbx_errf(err, 0, "compiled policy: %s", why);
-	else
-		r = sbx_selfcheck(&c->s->pol, &v, c->have_shim ? c->shim : NULL,
-				  err);
-	if (r == 0)
-		r = sbx_rundir_put(rd, buf, len, err);
-	free(buf);
-	return r;
+	if (sbx_cpol_view(c->cpol, c->cpol_len, &v, &why) < 0)
+		return sbx_errf(err, 0, "compiled policy: %s", why);
+	if (sbx_selfcheck(&c->s->pol, &v, c->have_shim ? c->shim : NULL, err) <
+	    0)
+		return -1;
+	return sbx_rundir_put(rd, c->cpol, c->cpol_len, err);
+}
+
+/* network = filtered: where the command reaches the proxy. */
+static int open_proxy(struct run_ctx *c, struct sbx_launch *l,
+		      struct sbx_env_vars *vars, struct sbx_err *err)
+{
+	if (c->pol.net != SBX_NET_FILTERED)
+		return 0;
+	if (c->b->proxy_open(c->mode, &c->proxy, err) < 0)
+		return -1;
+	vars->proxy_addr = c->proxy.addr;
+	vars->proxy_port = c->proxy.port;
+	vars->proxy_secret = c->proxy.secret;
+	vars->proxy_direct_loopback = c->mode == SBX_KMODE_FULL;
+	l->proxy = &c->proxy;
+	l->cpol = c->cpol;
+	l->cpol_len = c->cpol_len;
+	return 0;
 }
 
 static char *const *command_argv(const struct sbx_run_req *req, char *shellv[4])
@@ -390,8 +425,8 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	const struct sbx_policy *pol = &c->pol;
 	struct collect col = { res, c->req->max_output ? c->req->max_output
 						       : DEFAULT_MAX_OUTPUT };
-	struct sbx_env_vars vars = { c->have_shim ? c->shim : NULL, c->rd.path,
-				     NULL };
+	struct sbx_env_vars vars = { .shim = c->have_shim ? c->shim : NULL,
+				     .policy_file = c->rd.path };
 	struct sbx_env env;
 	char *shellv[4], report[128];
 	struct sbx_launch l = { 0 };
@@ -400,12 +435,19 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 
 	c->b->report_addr(report, sizeof(report));
 	vars.report_addr = report;
-	if (sbx_env_build(&env, pol, environ, &vars, err) < 0)
+	c->proxy.fd = -1;
+	if (open_proxy(c, &l, &vars, err) < 0)
 		return -1;
+	if (sbx_env_build(&env, pol, environ, &vars, err) < 0) {
+		if (c->proxy.fd >= 0)
+			close(c->proxy.fd);
+		return -1;
+	}
 	l.pol = pol;
 	l.mode = c->mode;
 	l.feat = c->feat;
 	l.warn_missing = c->warn;
+	l.weaker_ok = c->s->pol.fallback == SBX_FALLBACK_WARN;
 	l.argv = command_argv(c->req, shellv);
 	l.envp = env.v;
 	l.workdir = c->req->workdir ? c->req->workdir : pol->project;
@@ -434,6 +476,10 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		return 0;
 	}
 	r = c->b->launch(&l, &x, err);
+	if (c->proxy.fd >= 0) { /* launch() failed before taking it */
+		close(c->proxy.fd);
+		c->proxy.fd = -1;
+	}
 	if (r == 0) {
 		res->exit_code = x.code;
 		res->status = x.sig ? -1 : x.status;
@@ -459,10 +505,15 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 
 	if (rc != SBX_OK)
 		return rc;
-	if (run_policy(c, err) < 0)
-		return SBX_E_NOMEM;
-	if (sbx_rundir_create(&c->rd, c->s->pol.home, err) < 0)
+	/* Before the run's policy: a state directory made now is no
+	 * protected path "created during the run". */
+	if (sbx_rundir_create(&c->rd, c->s->pol.home, state_writable, c->s,
+			      err) < 0)
 		return SBX_E_RUN;
+	if (run_policy(c, err) < 0) {
+		sbx_rundir_release(&c->rd);
+		return SBX_E_NOMEM;
+	}
 	rc = write_policy(c, &c->rd, err);
 	if (rc == 0)
 		rc = do_launch(c, res, err);
@@ -556,6 +607,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	fill_layers(res, c);
 	report_created(c);
 	sbx_policy_free(&c->pol);
+	free(c->cpol);
 	free(c->feat);
 	free(c);
 	*out = res;
@@ -564,8 +616,10 @@ fail:
 	sbx_err_out(&err, errbuf, errlen);
 	if (c && c->have_pol)
 		sbx_policy_free(&c->pol);
-	if (c)
+	if (c) {
 		free(c->feat);
+		free(c->cpol);
+	}
 	free(c);
 	sbx_result_free(res);
 	return rc;

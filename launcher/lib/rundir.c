@@ -127,39 +127,98 @@ static int private_dir_chain(const char *dir)
 	return private_dir(dir);
 }
 
-/* $XDG_RUNTIME_DIR/sbxrun when that is ours and private, else under the
- * home (read-only inside on every shipped profile).  Never /tmp: in
- * landlock-only mode every sandbox of the user can write there. */
-static int pick_base(struct sbx_rundir *rd, const char *home)
+/* dir is ours and private (not created: XDG_RUNTIME_DIR, /run/user). */
+static int ours_private(const char *dir)
 {
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	struct stat st;
 
-	if (xdg && xdg[0] == '/' && stat(xdg, &st) == 0 &&
-	    st.st_uid == geteuid() && !(st.st_mode & 077)) {
-		snprintf(rd->base, sizeof(rd->base), "%s/sbxrun", xdg);
-		if (private_dir(rd->base) == 0)
+	return dir && dir[0] == '/' && lstat(dir, &st) == 0 &&
+	       S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	       !(st.st_mode & 077);
+}
+
+/* Can we create files in dir (a read-only mount, Landlock, a full disk
+ * show only when trying)? */
+static int can_store(const char *dir)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/.new-probe-%d", dir, (int)getpid());
+	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0400);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	unlink(p);
+	return 1;
+}
+
+/*
+ * The first of these that works and that the sandbox cannot write
+ * (writable(): the run's policy, before its mode's rules):
+ *   $XDG_RUNTIME_DIR/sbxrun, /run/user/UID/sbxrun   when ours and private
+ *   HOME/.cache/sbxrun/run                           HOME not "/"
+ *   /var/tmp/sbxrun-UID                              created 0700, ours
+ * and, inside another sbxrun sandbox (SBXRUN set), where only the project
+ * and /tmp may be writable, /tmp/sbxrun-UID: the outer sandbox's /tmp.
+ * Never the host's /tmp otherwise: every landlock-only sandbox of the
+ * user can write there.  base[] is left naming the last one tried.
+ */
+static int pick_base(struct sbx_rundir *rd, const char *home,
+		     int (*writable)(void *, const char *), void *ctx)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR"), *in = getenv("SBXRUN");
+	char cand[4][PATH_MAX];
+	size_t n = 0;
+	unsigned uid = (unsigned)geteuid();
+
+	if (ours_private(xdg))
+		snprintf(cand[n++], PATH_MAX, "%s/sbxrun", xdg);
+	snprintf(cand[n], PATH_MAX, "/run/user/%u", uid);
+	if (ours_private(cand[n]) && (!xdg || strcmp(xdg, cand[n])))
+		snprintf(cand[n++], PATH_MAX, "/run/user/%u/sbxrun", uid);
+	if (home && home[0] == '/' && home[1])
+		snprintf(cand[n++], PATH_MAX, "%s/.cache/sbxrun/run", home);
+	snprintf(cand[n++], PATH_MAX, "/var/tmp/sbxrun-%u", uid);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(rd->base, sizeof(rd->base), "%s", cand[i]);
+		if (writable && writable(ctx, cand[i]))
+			continue;
+		if (strstr(cand[i], "/.cache/sbxrun/run")) {
+			char up[PATH_MAX];
+
+			snprintf(up, sizeof(up), "%s/.cache/sbxrun", home);
+			if (private_dir_chain(up) < 0)
+				continue;
+		}
+		if (private_dir(cand[i]) == 0 && can_store(cand[i]))
 			return 0;
 	}
-	if (!home || home[0] != '/') {
-		errno = ENOENT;
-		return -1;
+	if (in && !strcmp(in, "1")) {
+		snprintf(rd->base, sizeof(rd->base), "/tmp/sbxrun-%u", uid);
+		if (private_dir(rd->base) == 0 && can_store(rd->base))
+			return 0;
 	}
-	snprintf(rd->base, sizeof(rd->base), "%s/.cache/sbxrun", home);
-	if (private_dir_chain(rd->base) < 0)
-		return -1;
-	snprintf(rd->base, sizeof(rd->base), "%s/.cache/sbxrun/run", home);
-	return private_dir(rd->base);
+	errno = EACCES;
+	return -1;
 }
 
 int sbx_rundir_create(struct sbx_rundir *rd, const char *home,
+		      int (*writable)(void *, const char *), void *ctx,
 		      struct sbx_err *err)
 {
 	memset(rd, 0, sizeof(*rd));
 	rd->fd = -1;
-	if (pick_base(rd, home) < 0)
-		return sbx_errf(err, errno, "cannot use the state directory %s",
-				rd->base[0] ? rd->base : "(no home directory)");
+	if (pick_base(rd, home, writable, ctx) < 0)
+		return sbx_errf(err, 0,
+				"no private state directory for the compiled "
+				"policy: $XDG_RUNTIME_DIR/sbxrun, "
+				"~/.cache/sbxrun/run and /var/tmp/sbxrun-%u "
+				"are each missing, not ours, not writable or "
+				"writable by the sandbox; set XDG_RUNTIME_DIR "
+				"to a directory of yours with mode 0700",
+				(unsigned)geteuid());
 	return 0;
 }
 

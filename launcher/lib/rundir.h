@@ -27,6 +27,7 @@ struct sbx_rundir {
 
 /* Find (or make, or make private again) the base directory. */
 int sbx_rundir_create(struct sbx_rundir *rd, const char *home,
+		      int (*writable)(void *, const char *), void *ctx,
 		      struct sbx_err *err);
 /* Store the policy (or find it stored) and lock it for this run. */
 int sbx_rundir_put(struct sbx_rundir *rd, const void *data, size_t len,

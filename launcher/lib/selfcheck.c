@@ -30,9 +30,9 @@ static int writable(const struct sbx_cpol *v, const char *path,
 	return d.verdict == SBX_ALLOW || d.app;
 }
 
-static int refuse(const struct sbx_cpol *v, const char *what,
-		  const char *path, const struct sbx_cpol_rule *r,
-		  const char *fix, struct sbx_err *err)
+static int refuse(const struct sbx_cpol *v, const char *what, const char *path,
+		  const struct sbx_cpol_rule *r, const char *fix,
+		  struct sbx_err *err)
 {
 	char from[PATH_MAX + 64] = "";
 
@@ -69,7 +69,7 @@ static const char *self_path(char *buf, size_t sz)
 	if (dladdr((void *)sbx_selfcheck, &info) && info.dli_fname &&
 	    strchr(info.dli_fname, '/') && strstr(info.dli_fname, "libsbx"))
 		return snprintf(buf, sz, "%s", info.dli_fname) < (int)sz ? buf
-									   : NULL;
+									 : NULL;
 	return realpath("/proc/self/exe", buf) ? buf : NULL;
 }
 
@@ -87,8 +87,8 @@ int sbx_selfcheck(const struct sbx_policy *loaded, const struct sbx_cpol *v,
 		if (check_file(v, "the conf file", loaded->conf_files.v[i],
 			       conf_fix, err) < 0)
 			return -1;
-	if (check_file(v, "sbxrun's own program",
-		       self_path(self, sizeof(self)), self_fix, err) < 0 ||
+	if (check_file(v, "sbxrun's own program", self_path(self, sizeof(self)),
+		       self_fix, err) < 0 ||
 	    check_file(v, "sbxrun's shim", shim, self_fix, err) < 0)
 		return -1;
 	return 0;

@@ -163,32 +163,62 @@ static void show_features(struct sbx_text *t, const struct sbx_features *f)
 			     v[i].have && v[i].detail[0] ? ")" : "");
 }
 
+/* The mode line of --status: the mode a run here will use, and when it
+ * is weaker than full mode, why, what and the fix, or that fallback =
+ * deny refuses it.  0 when a run would start. */
+static int show_mode(struct sbx_text *t, const sbx_t *s, enum sbx_kmode asked,
+		     const struct sbx_features *f, enum sbx_kmode *mode)
+{
+	const struct sbx_backend *b = sbx_backend();
+	struct sbx_err err;
+	char why[sizeof err.msg];
+
+	if (b->resolve(asked, f, mode, &err) < 0 ||
+	    (s && b->check(&s->pol, *mode, &err) < 0)) {
+		sbx_text_add(t, "mode: none: %s\n", err.msg);
+		return -1;
+	}
+	if (!b->weaker(s ? &s->pol : NULL, asked, *mode, f, why, sizeof why)) {
+		sbx_text_add(t, "mode: %s\n", b->mode_name(*mode));
+		return 0;
+	}
+	if (s && s->pol.fallback != SBX_FALLBACK_WARN) {
+		sbx_text_add(t,
+			     "mode: none: fallback = \"deny\" refuses a "
+			     "sandbox weaker than full mode: %s\n",
+			     why);
+		return -1;
+	}
+	sbx_text_add(t,
+		     "mode: %s, weaker than full mode (fallback = warn): %s\n",
+		     b->mode_name(*mode), why);
+	return 0;
+}
+
 int sbx_cli_status(const struct sbx_opts *o, char **text)
 {
 	const struct sbx_backend *b = sbx_backend();
 	struct sbx_text t = { 0 };
 	struct sbx_features *f = b->probe(0);
-	struct sbx_err err;
-	enum sbx_kmode mode;
+	enum sbx_kmode mode, asked;
 	sbx_t *s = NULL;
 	int ok;
 
 	*text = NULL;
 	if (!f)
 		return -1;
+	if (sbx_open(&s, o, NULL, 0) != SBX_OK)
+		s = NULL;
+	asked = s ? s->mode : o ? (enum sbx_kmode)o->mode : SBX_KMODE_AUTO;
 	sbx_text_add(&t, "sbxrun %s\n", sbx_version());
 	show_features(&t, f);
-	ok = b->resolve(o ? (enum sbx_kmode)o->mode : SBX_KMODE_AUTO, f, &mode,
-			&err) == 0;
-	if (ok)
-		sbx_text_add(&t, "mode: %s\n", b->mode_name(mode));
-	else
-		sbx_text_add(&t, "mode: none: %s\n", err.msg);
-	if (ok && sbx_open(&s, o, NULL, 0) == SBX_OK) {
+	ok = show_mode(&t, s, asked, f, &mode) == 0;
+	if (ok && s) {
 		sbx_text_add(&t, "\n");
 		show_plan(&t, &s->pol, mode, f);
-		sbx_close(s);
 	}
+	if (s)
+		sbx_close(s);
 	free(f);
 	*text = sbx_text_take(&t);
 	return ok ? 0 : -1;

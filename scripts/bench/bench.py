@@ -16,7 +16,7 @@ Benchmarks report figures; they never fail on speed: the exit status is
 
 Environment:
   BENCH_ONLY=startup,rss,crosscheck,shim,exec,make,script,git,python,rules,
-             layers,phases
+             layers,phases,seccomp
              run only these groups (default: all)
   BENCH_QUICK=1   a quick smoke run: few rounds, small loops (figures
                   are then only indicative)
@@ -494,6 +494,29 @@ def scenario_shim(c):
     detail(sc, "missing_shim", keys=["sbx", "sbx_noshim"], label_suffix=": missing, shim A/B delta")
 
 
+def scenario_seccomp(c):
+    """An allowed call under the notify filter (the supervisor's listener,
+    issue 13) against the plain filter and no filter: it must not pay."""
+    n = q(2000000, 200000)
+    say("== seccomp: %d getppid calls with no filter, the plain filter and "
+        "the notify filter (fastest chunk of 1000)" % n)
+    v = [("host", [os.path.join(BENCHBIN, "sysloop"), str(n)])]
+    labels = {"host": "sysloop (filters loaded in children)"}
+    rounds = q(5, 1)
+    data = run_tm(v, c.proj, c.env, rounds, 0, capture=True)
+    sc = Scenario("seccomp", "allowed syscall under the filters", "ns", 1.0,
+                  v, data, labels, rounds, 0,
+                  {"iterations": n, "method": "per-call time of the fastest "
+                   "chunk of 1000 getppid calls, one child per filter"})
+    add_row(sc, "allowed getppid: notify filter (sbxrun) vs plain", "plain",
+            "host", "host", sbx_metric="notif", over="field",
+            over_metric="notif_delta", target=("field", 5.0),
+            note="bare = the plain filter; the listener is never asked "
+                 "about an allowed call")
+    for m in ("bare", "plain", "notif", "notif_delta"):
+        detail(sc, m, label_suffix=": " + m)
+
+
 def scenario_exec(c):
     n = q(2000, 200)
     say("== shim per exec: %d fork+execve of /bin/true, with and without "
@@ -748,6 +771,31 @@ def scenario_layers(c):
     detail(sc, "wall")
 
 
+def scenario_proxy(c):
+    """The filtering proxy (issue 14): the engine alone (tests/proxyd) and
+    real `sbxrun --net allow:` runs, in a user+net+mount namespace of the
+    bench's own where every packet stays on its loopback."""
+    proxyd = os.path.join(BUILD, "tests", "proxyd")
+    if not os.access(proxyd, os.X_OK) or not shutil.which("curl") or \
+            not shutil.which("unshare"):
+        say("== filtering proxy: skipped (needs build/tests/proxyd, curl, unshare)")
+        return
+    say("== filtering proxy: download and connection set-up, direct and "
+        "through the proxy")
+    script = os.path.join(TOP, "scripts", "bench", "proxy.py")
+    p = subprocess.run(["unshare", "--user", "--map-root-user", "--net",
+                        "--mount", sys.executable, script, proxyd,
+                        str(q(1024, 64)), "--sbxrun", c.sbx],
+                       cwd=c.proj, env=c.env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    lines = p.stdout.decode(errors="replace").splitlines()
+    for line in lines:
+        say("   " + line)
+    if p.returncode != 0:
+        say("   proxy: failed: %s" % p.stderr.decode(errors="replace").strip()[-500:])
+    RESULTS["proxy"] = lines
+
+
 def scenario_phases(c):
     if not shutil.which("perf") or os.geteuid() != 0:
         say("== start-up phases: skipped (needs perf and root)")
@@ -893,7 +941,7 @@ def print_phases():
 # ------------------------------------------------------------ main
 
 def main():
-    for tool in ("tm", "shimloop", "execloop", "noshim"):
+    for tool in ("tm", "shimloop", "execloop", "noshim", "sysloop"):
         if not os.access(os.path.join(BENCHBIN, tool), os.X_OK):
             sys.exit("bench: %s/%s is missing (run through scripts/bench.sh)" %
                      (BENCHBIN, tool))
@@ -968,11 +1016,11 @@ def main():
         RESULTS["commit"] = None
 
     groups = [("startup", scenario_startup), ("crosscheck", scenario_crosscheck),
-              ("shim", scenario_shim),
+              ("shim", scenario_shim), ("seccomp", scenario_seccomp),
               ("exec", scenario_exec), ("make", scenario_make),
               ("script", scenario_script), ("git", scenario_git),
               ("python", scenario_python), ("rules", scenario_rules),
-              ("layers", scenario_layers),
+              ("layers", scenario_layers), ("proxy", scenario_proxy),
               ("phases", scenario_phases)]
     for name, fn in groups:
         if want(name) or (name == "startup" and want("rss")):

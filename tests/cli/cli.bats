@@ -229,11 +229,11 @@ teardown() { sbx_teardown; }
 	[[ "$output" == *"allow *.github.com:443"* ]]
 }
 
-@test "--net allow: is refused until filtered network exists, and nothing runs" {
-	run "$SBXRUN" --net allow:example.com -- touch "$P/ran"
-	[ "$status" -eq 125 ]
-	[[ "$output" == *"filtered network"*"not available yet"* ]]
-	[ ! -e "$P/ran" ]
+@test "--net allow: runs the command with the proxy in its environment" {
+	run "$SBXRUN" --net allow:example.invalid -- sh -c 'touch "$1/ran"; echo "$SBXRUN_NET $SBXRUN_PROXY"' sh "$P"
+	[ "$status" -eq 0 ]
+	[ -e "$P/ran" ]
+	[[ "$output" == "filtered http://"*"127.0.0.1:"[0-9]* ]]
 }
 
 @test "--timeout validation" {
@@ -310,11 +310,21 @@ nested() {	# inner sbxrun's arguments
 	require_kernel
 	mkdir -p "$HOME/.config/sbxrun"
 	echo 'fallback = "warn";' > "$HOME/.config/sbxrun/config"
-	run nested --mode full -- sh -c "cat '$HOME/.ssh/id_rsa' > '$P/leak' 2>/dev/null; echo ran > '$P/ran'"
+	run nested -- sh -c "cat '$HOME/.ssh/id_rsa' > '$P/leak' 2>/dev/null; echo ran > '$P/ran'"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"warning"*"user namespaces"*"landlock-only"* ]]
+	[[ "$output" == *"warning: weaker sandbox (fallback = warn): landlock-only mode, because user namespaces are not available"*"seccomp filter"* ]]
 	[ "$(cat "$P/ran")" = ran ]
 	[ ! -s "$P/leak" ]
+}
+
+@test "no user namespaces: fallback = deny refuses auto's landlock-only with the fix" {
+	require_kernel
+	mkdir -p "$HOME/.config/sbxrun"
+	echo 'fallback = "deny";' > "$HOME/.config/sbxrun/config"
+	run nested -- sh -c "echo ran > '$P/ran'"
+	[ "$status" -eq 125 ]
+	[[ "$output" == *'fallback = "deny" refuses a sandbox weaker than full mode: landlock-only mode'*"seccomp filter"* ]]
+	[ ! -e "$P/ran" ]
 }
 
 # sbxrun is linked statically and reads /etc/passwd itself (no NSS).

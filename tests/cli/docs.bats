@@ -75,6 +75,7 @@ render() {
 	limits = { timeout = 1; cpu = 0; memory = "1G"; nofile = 64; nproc = 64; fsize = "1G"; };
 	fallback = "deny";
 	redirect_caches = false;
+	inject = "each";
 	EOF
 	run "$SBXRUN" --profile "$P/keys.conf" --list-paths
 	[ "$status" -eq 0 ] || { echo "$output" >&2; false; }

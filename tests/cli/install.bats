@@ -24,7 +24,8 @@ mk() {
 # What make install must put under prefix (/usr/local).
 expected() {
 	local p
-	printf '%s\n' bin/sbxrun lib/sbxrun/libsbxshim.so lib/libsbx.a \
+	printf '%s\n' bin/sbxrun bin/sbxrun-sh share/man/man1/sbxrun-sh.1 \
+		lib/sbxrun/libsbxshim.so lib/libsbx.a \
 		lib/libsbx.so.0 lib/libsbx.so lib/pkgconfig/sbx.pc include/sbx.h \
 		share/man/man1/sbxrun.1 share/man/man5/sbxrun.conf.5 \
 		share/bash-completion/completions/sbxrun \
@@ -47,6 +48,8 @@ expected() {
 	# Nothing outside the prefix.
 	[ "$(ls -A "$D")" = usr ] && [ "$(ls -A "$D/usr")" = local ]
 	[ "$(readlink "$D/usr/local/lib/libsbx.so")" = libsbx.so.0 ]
+	[ "$(readlink "$D/usr/local/bin/sbxrun-sh")" = sbxrun ]
+	[ "$(readlink "$D/usr/local/share/man/man1/sbxrun-sh.1")" = sbxrun.1 ]
 	[ -x "$D/usr/local/bin/sbxrun" ]
 	[ "$(stat -c %a "$D/usr/local/lib/sbxrun/libsbxshim.so")" = 644 ]
 	run objdump -p "$D/usr/local/lib/libsbx.so.0"

@@ -131,8 +131,8 @@ export_secrets() {
 	assert_absent "$P/ran"
 }
 
-@test "LCH-05 --net allow:HOST (not available): 125 and nothing runs" {
-	run xsbx --net allow:example.com -- touch "$P/ran"
+@test "LCH-05 --net allow: with a bad entry: 125 and nothing runs" {
+	run xsbx --net 'allow:exa mple.com:99999' -- touch "$P/ran"
 	echo "$output"
 	[ "$status" -eq 125 ]
 	assert_absent "$P/ran"

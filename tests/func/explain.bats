@@ -108,3 +108,45 @@ SUDO_LINE="sbxrun: refused to run 'sudo': privilege escalation is not available 
 	run "$SBXRUN" --mode "$SBX_MODE" -- "$T/bin/busybox" ls
 	[ "$status" -eq 0 ]
 }
+
+@test "nothing is said of what is not there: absent hidden files, rm -rf of missing paths" {
+	rm -f "$HOME/.npmrc"
+	rm -rf "$HOME/.ssh"
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" --report "$T/r.json" \
+		-c 'cat ~/.npmrc ~/.ssh/id_rsa; rm -rf missing ~/missing /usr/missing; chmod 600 ~/missing2; exit 0'
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" != *"sbxrun:"* ]]
+	jq -e '.refusals == []' "$T/r.json" >/dev/null
+	# an absent file below a hidden directory that exists: landlock-only
+	# mode can tell (a stat), full mode cannot see behind its mount and
+	# says hidden
+	mkdir -p "$HOME/.ssh"
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" -c 'cat ~/.ssh/id_rsa'
+	echo "$stderr"
+	if full_mode; then
+		[ "$(count "$stderr" "cannot read '$HOME/.ssh/id_rsa': hidden")" = 1 ]
+	else
+		[[ "$stderr" != *"sbxrun:"* ]]
+	fi
+	# one that exists is still explained, once
+	echo "$CANARY" > "$HOME/.npmrc"
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" -c 'cat ~/.npmrc ~/.npmrc'
+	no_canary "$output"
+	[ "$(count "$stderr" "cannot read '$HOME/.npmrc': hidden by the sandbox policy")" = 1 ]
+}
+
+@test "interactive bash: the .bash_history refusal is said once, listed once" {
+	run --separate-stderr bash -c 'printf "echo hi\nexit\n" | "$0" --mode "$1" -- bash -i' "$SBXRUN" "$SBX_MODE"
+	echo "$stderr"
+	[ "$(count "$stderr" ".bash_history': hidden by the sandbox policy")" = 1 ]
+	[ "$(count "$stderr" "$HOME/.bash_history (hidden")" = 1 ]
+	no_canary "$output$stderr"
+}
+
+@test "--profile strict does not warn about its own rules" {
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" --profile strict -- true
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+}

@@ -3,6 +3,7 @@
 # stdout, pipes and jobs, /tmp, the sandbox's own variables, timeouts and
 # the JSON report must keep working in both kernel modes.
 
+bats_require_minimum_version 1.5.0
 load ../lib/common
 source "$BATS_TEST_DIRNAME/../escape/_lib.bats"
 
@@ -125,7 +126,7 @@ teardown() { esc_teardown; }
 }
 
 @test "--report - is JSON: command, status, mode, layers" {
-	run bash -c '"$0" --mode "$1" --report - -c "exit 2" 2>/dev/null' "$SBXRUN" "$SBX_MODE"
+	run bash -c '"$0" --mode "$1" --report - -c "exit 2" 2>&1 >/dev/null' "$SBXRUN" "$SBX_MODE"
 	echo "$output"
 	[ "$status" -eq 2 ]
 	echo "$output" | jq -e '.version == 1 and .exit_code == 2 and .status == 2 and .timed_out == false' >/dev/null
@@ -135,8 +136,10 @@ teardown() { esc_teardown; }
 }
 
 @test "--report - lists the refusal of cat ~/.ssh/id_rsa (when the shim is there)" {
-	run bash -c '"$0" --mode "$1" --report - -- cat "$HOME/.ssh/id_rsa" 2>/dev/null' "$SBXRUN" "$SBX_MODE"
+	run bash -c '"$0" --mode "$1" --report - -- cat "$HOME/.ssh/id_rsa" 2>&1 >/dev/null' "$SBXRUN" "$SBX_MODE"
 	echo "$output"
+	# the JSON comes last on stderr, after cat's and sbxrun's lines
+	output=$(printf '%s\n' "$output" | sed -n '/^{$/,$p')
 	no_canary "$output"
 	[ "$status" -ne 0 ]
 	echo "$output" | jq . >/dev/null
@@ -145,6 +148,14 @@ teardown() { esc_teardown; }
 			'[.refusals[] | select(.target == $t and .operation == "read")] | length >= 1' >/dev/null
 		echo "$output" | jq -e '.refusals[0].reason == "hidden"' >/dev/null
 	fi
+}
+
+@test "--report - goes to stderr: the command's stdout stays its own" {
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" --report - -c 'echo out; echo err >&2; cat ~/.ssh/id_rsa'
+	[ "$output" = out ]
+	printf '%s\n' "$stderr" | sed -n '/^{$/,$p' | jq -e '.exit_code == 1' >/dev/null
+	[[ "$stderr" == "err"* ]]
+	[[ "$stderr" != *"refusal in this run"* ]]
 }
 
 @test "--report FILE with a signal-killed command: status null, signal set" {

@@ -13,8 +13,12 @@ NETT="$SBX_TOP/tests/net"
 # Run a command inside the test namespace.  nsenter enters a user and a
 # network namespace without forking, so "exec nsx_cmd ... &" leaves $! the
 # pid of the command itself (needed to signal it).
+# With NET_HOSTS_MOUNT=1 (before net_setup_file) the namespace has a mount
+# namespace too, where the test hosts file is /etc/hosts: for sbxrun's
+# own proxy, which resolves as on any machine (nsx then starts in /).
 nsx() {
-	nsenter --target "$NS_PID" --user --net --preserve-credentials -- "$@"
+	nsenter --target "$NS_PID" --user --net ${NET_HOSTS_MOUNT:+--mount} \
+		--preserve-credentials -- "$@"
 }
 
 net_skip() {
@@ -53,8 +57,11 @@ make_files() {
 # The namespace: a holder process, loopback up, the test addresses, and a
 # check that there is nothing else (no device, no route out).
 make_namespace() {
-	unshare --user --map-root-user --net sh -c 'echo $$ > "$1"; exec sleep 100000' \
-		sh "$W/ns.pid" >/dev/null 2>&1 3>&- &
+	# shellcheck disable=SC2016 # for the inner shell
+	unshare --user --map-root-user --net ${NET_HOSTS_MOUNT:+--mount} sh -c \
+		'[ -z "$2" ] || mount --bind "$2" /etc/hosts || exit 1
+		echo $$ > "$1"; exec sleep 100000' \
+		sh "$W/ns.pid" "${NET_HOSTS_MOUNT:+$W/hosts}" >/dev/null 2>&1 3>&- &
 	for _ in $(seq 50); do [ -s "$W/ns.pid" ] && break; sleep 0.1; done
 	NS_PID=$(cat "$W/ns.pid" 2>/dev/null)
 	[ -n "$NS_PID" ] || return 1

@@ -11,7 +11,7 @@
  *          [--events FILE]
  *
  * Prints "port N" on stdout once it listens, then the environment the
- * command would get ("env NAME=value", sbx_proxy_env).  SIGUSR1 prints a stats line
+ * command would get ("env NAME=value", from launcher/lib/env.c).  SIGUSR1 prints a stats line
  * on stderr ("proxyd: stats conns=... rss_kb=..."), as does SIGTERM
  * before it exits 0.  --conf loads a conf file first (the default profile,
  * for its presets).  --hosts resolves names from a hosts file only: the
@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "env.h"
 #include "explain.h"
 #include "linux/proxy.h"
 #include "policy.h"
@@ -65,13 +66,15 @@ static void on_event(void *ctx, const struct sbx_proxy_event *ev)
 
 /* ADDR:PORT through sbx_proxy_listen(); prints "port N" and the command
  * environment the supervisor will set ("env NAME=value" lines). */
-static int listen_on(const char *spec, const char *secret)
+static int listen_on(const char *spec, const char *secret,
+		     const struct sbx_policy *pol)
 {
+	struct sbx_env_vars vars = { 0 };
+	struct sbx_env env;
 	char host[64];
 	const char *colon = strrchr(spec, ':');
 	struct sbx_err err;
 	uint16_t port;
-	char **env;
 	int fd;
 
 	if (!colon || (size_t)(colon - spec) >= sizeof(host))
@@ -84,10 +87,17 @@ static int listen_on(const char *spec, const char *secret)
 		return -1;
 	}
 	printf("port %u\n", port);
-	env = sbx_proxy_env(host, port, secret);
-	for (char **e = env; e && *e; e++)
-		printf("env %s\n", *e);
-	sbx_proxy_env_free(env);
+	vars.proxy_addr = host;
+	vars.proxy_port = port;
+	vars.proxy_secret = secret;
+	vars.proxy_direct_loopback = 1;
+	if (sbx_env_build(&env, pol, NULL, &vars, &err) < 0)
+		return -1;
+	for (size_t i = 0; i < env.n; i++)
+		if (strncmp(env.v[i], "SBXRUN=", 7) &&
+		    strncmp(env.v[i], "SBXRUN_NET=", 11))
+			printf("env %s\n", env.v[i]);
+	sbx_env_free(&env);
 	fflush(stdout);
 	return fd;
 }
@@ -232,7 +242,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	c.pol = &cpol;
-	c.listen_fd = listen_on(spec, c.secret);
+	c.listen_fd = listen_on(spec, c.secret, &pol);
 	if (c.listen_fd < 0)
 		return 1;
 	if (sbx_proxy_new(&c, &px, &err) < 0) {

@@ -81,9 +81,10 @@ asuser() {
 @test "the package installs the shim, profiles, man pages and completions" {
 	run inroot 'dpkg -L sbxrun'
 	[ "$status" -eq 0 ]
-	for f in /usr/bin/sbxrun /usr/lib/sbxrun/libsbxshim.so \
+	for f in /usr/bin/sbxrun /usr/bin/sbxrun-sh /usr/lib/sbxrun/libsbxshim.so \
 		/usr/share/sbxrun/profiles/default.conf /usr/share/sbxrun/conf/global.conf \
 		/usr/share/man/man1/sbxrun.1.gz /usr/share/man/man5/sbxrun.conf.5.gz \
+		/usr/share/man/man1/sbxrun-sh.1.gz \
 		/usr/share/bash-completion/completions/sbxrun \
 		/usr/share/zsh/vendor-completions/_sbxrun \
 		/usr/share/fish/vendor_completions.d/sbxrun.fish \
@@ -121,6 +122,18 @@ prepare_homes() {
 		[[ "$output" == *rc=1* ]]
 		[ "${lines[-1]}" = made ]
 	done
+}
+
+@test "sbxrun-sh from PATH: make SHELL=sbxrun-sh runs each recipe sandboxed" {
+	prepare_homes
+	run inroot 'command -v make || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq make >/dev/null'
+	run inroot "cd /root/proj && printf 'all:\n\techo built > out\n\tcat ~/.ssh/id_rsa\n' > Makefile &&
+		make SHELL=sbxrun-sh; echo rc=\$?; cat out"
+	echo "$output"
+	[[ "$output" != *sbxrun-canary-secret* ]]
+	[[ "$output" == *"cannot read '/root/.ssh/id_rsa': hidden by the sandbox policy"* ]]
+	[[ "$output" == *rc=2* ]]
+	[ "${lines[-1]}" = built ]
 }
 
 @test "sbxrun as an ordinary user: full mode, landlock-only, secrets stay hidden" {

@@ -272,6 +272,20 @@ static void test_failure(void **state)
 		/* other errors are never the policy's */
 		{ HOME "/.ssh/id", SBX_OP_READ, EIO, SBX_ALLOW },
 		{ HOME "/.ssh/id", SBX_OP_READ, EBUSY, SBX_ALLOW },
+		/* full mode's mounts: a protected path, or a directory
+		 * holding one, renamed, removed or linked (issue 13) */
+		{ PROJ "/.git/hooks/pre-commit", SBX_OP_WRITE, EBUSY,
+		  SBX_DENY_READONLY },
+		{ PROJ "/.git", SBX_OP_WRITE, EBUSY, SBX_DENY_READONLY },
+		{ "/etc/x", SBX_OP_WRITE, EXDEV, SBX_DENY_READONLY },
+		/* the source of a link is only read; a writable path's
+		 * EXDEV is an ordinary cross-device link */
+		{ PROJ "/.git/hooks/pre-commit", SBX_OP_READ, EXDEV,
+		  SBX_ALLOW },
+		{ PROJ "/src/a.c", SBX_OP_WRITE, EXDEV, SBX_ALLOW },
+		{ PROJ "/src/a.c", SBX_OP_WRITE, EBUSY, SBX_ALLOW },
+		/* a hidden file (a /dev/null bind) linked elsewhere */
+		{ HOME "/.ssh/id", SBX_OP_READ, EXDEV, SBX_DENY_HIDDEN },
 		/* the application rules are not the kernel's to refuse */
 		{ PROJ "/notes/x.exe", SBX_OP_WRITE, EACCES, SBX_ALLOW },
 	};
@@ -444,6 +458,51 @@ static void test_texts(void **state)
 	assert_null(strchr(e.msg, '\n'));
 }
 
+/* The supervisor's listener: a seccomp refusal (issue 13). */
+static void test_texts_syscall(void **state)
+{
+	struct sbx_cpol v = full.v;
+	struct sbx_cpol_hdr h = *full.v.hdr;
+	struct sbx_expl e;
+
+	(void)state;
+	sbx_explain_syscall(&full.v, "mount", -1, "busybox", 42, 0, &e);
+	assert_string_equal(e.msg,
+			    "sbxrun: blocked mount by busybox (pid 42): "
+			    "namespaces and mounts cannot be changed inside "
+			    "the sandbox (rule seccomp from built-in)");
+	assert_string_equal(e.op, "syscall");
+	assert_string_equal(e.kind, "syscall");
+	assert_string_equal(e.rule, "seccomp");
+	assert_string_equal(e.src, "built-in");
+	/* a name is matched whole, never by prefix: "mountx" is unknown */
+	sbx_explain_syscall(&full.v, "mountx", -1, "a\nb", 7, 0, &e);
+	assert_string_equal(e.msg,
+			    "sbxrun: blocked mountx by a?b (pid 7): a kernel "
+			    "interface closed to sandboxed programs (rule "
+			    "seccomp from built-in)");
+	sbx_explain_syscall(&full.v, "socket", AF_INET, "nc", 9, 0, &e);
+	assert_string_equal(e.kind, "syscall");
+	assert_non_null(strstr(e.msg, "): only TCP connections to the network "
+				      "proxy are open in this sandbox (no "
+				      "UDP, no raw sockets) (rule seccomp"));
+	h.net = SBX_NET_OFF;
+	v.hdr = &h;
+	sbx_explain_syscall(&v, "socket", AF_INET6, "nc", 9, 0, &e);
+	assert_string_equal(e.op, "socket");
+	assert_string_equal(e.kind, "network-off");
+	assert_string_equal(e.rule, "network off");
+	assert_true(strncmp(e.msg,
+			    "sbxrun: blocked socket by nc (pid 9): "
+			    "network access is off in this sandbox "
+			    "(rule network off from ",
+			    99) == 0);
+	assert_non_null(strstr(e.msg, "); to allow: sbxrun --net on"));
+	sbx_explain_syscall(&v, "socket", AF_PACKET, "nc", 9, 0, &e);
+	assert_string_equal(e.kind, "syscall");
+	assert_non_null(strstr(e.msg, "raw and packet sockets"));
+}
+
 static void test_texts_net(void **state)
 {
 	struct sbx_path_decision d;
@@ -543,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_net_modes),
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_texts_net),
+		cmocka_unit_test(test_texts_syscall),
 		cmocka_unit_test(test_long),
 	};
 

@@ -60,7 +60,7 @@ static void test_net_values(void **state)
 		{ SBX_NET_FILTERED, "filtered" },
 	};
 	char *from[] = { "PATH=/bin", NULL };
-	struct sbx_env_vars x = { NULL, NULL, NULL };
+	struct sbx_env_vars x = { 0 };
 	struct sbx_policy p;
 	struct sbx_err err;
 	struct sbx_env e;
@@ -88,8 +88,9 @@ static void test_scrub_and_ours(void **state)
 			 "SBXRUN_NET=on", "SBXRUN_KEEPME=1",
 			 "SBXRUN=0",	  "NOEQUALS",
 			 "HOME=/home/u",  NULL };
-	struct sbx_env_vars x = { "/lib/sbx/libsbxshim.so", "/run/pol",
-				  "@sbxrun-1-2" };
+	struct sbx_env_vars x = { .shim = "/lib/sbx/libsbxshim.so",
+				  .policy_file = "/run/pol",
+				  .report_addr = "@sbxrun-1-2" };
 	struct sbx_policy p;
 	struct sbx_err err;
 	struct sbx_env e;
@@ -120,7 +121,8 @@ static void test_preload(void **state)
 {
 	char *from[] = { "LD_PRELOAD=/usr/lib/libmine.so", NULL };
 	char *again[] = { "LD_PRELOAD=/lib/sbx/libsbxshim.so /x.so", NULL };
-	struct sbx_env_vars x = { "/lib/sbx/libsbxshim.so", "/run/pol", NULL };
+	struct sbx_env_vars x = { .shim = "/lib/sbx/libsbxshim.so",
+				  .policy_file = "/run/pol" };
 	struct sbx_policy p;
 	struct sbx_err err;
 	struct sbx_env e;
@@ -152,7 +154,7 @@ static void test_preload(void **state)
 static void test_caches(void **state)
 {
 	char *from[] = { "GOCACHE=/home/u/.cache/go", "PATH=/bin", NULL };
-	struct sbx_env_vars x = { NULL, NULL, NULL };
+	struct sbx_env_vars x = { 0 };
 	struct sbx_policy p;
 	struct sbx_err err;
 	struct sbx_env e;
@@ -178,6 +180,67 @@ static void test_caches(void **state)
 	sbx_policy_free(&p);
 }
 
+/* network = filtered: the proxy variables, set once, replacing inherited
+ * ones; the secret in the URLs; NO_PROXY for the sandbox's own loopback
+ * only where it is its own (full mode). */
+static void test_proxy(void **state)
+{
+	char *from[] = { "PATH=/bin", "HTTPS_PROXY=http://evil:1", "no_proxy=*",
+			 "NODE_USE_ENV_PROXY=0", NULL };
+	struct sbx_env_vars x = { .proxy_addr = "127.0.0.1",
+				  .proxy_port = 3128,
+				  .proxy_direct_loopback = 1 };
+	static const char *const names[] = {
+		"http_proxy",	   "HTTP_PROXY",       "https_proxy",
+		"HTTPS_PROXY",	   "npm_config_proxy", "npm_config_https_proxy",
+		"YARN_HTTP_PROXY", "YARN_HTTPS_PROXY", "CARGO_HTTP_PROXY",
+		"PIP_PROXY",	   "SBXRUN_PROXY",
+	};
+	struct sbx_policy p;
+	struct sbx_err err;
+	struct sbx_env e;
+
+	(void)state;
+	policy(&p);
+	sbx_strv_add(&p, &p.env_keep, "*", (struct sbx_src){ 0 });
+	p.net = SBX_NET_FILTERED;
+	assert_int_equal(sbx_env_build(&e, &p, from, &x, &err), 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_int_equal(count(&e, names[i]), 1);
+		assert_string_equal(get(&e, names[i]), "http://127.0.0.1:3128");
+	}
+	assert_string_equal(get(&e, "ALL_PROXY"), "socks5h://127.0.0.1:3128");
+	assert_string_equal(get(&e, "all_proxy"), "socks5h://127.0.0.1:3128");
+	assert_string_equal(get(&e, "NO_PROXY"), "localhost,127.0.0.1,::1");
+	assert_int_equal(count(&e, "no_proxy"), 1);
+	assert_string_equal(get(&e, "no_proxy"), "localhost,127.0.0.1,::1");
+	assert_string_equal(get(&e, "npm_config_noproxy"),
+			    "localhost,127.0.0.1,::1");
+	assert_string_equal(get(&e, "NODE_USE_ENV_PROXY"), "1");
+	assert_int_equal(count(&e, "NODE_USE_ENV_PROXY"), 1);
+	sbx_env_free(&e);
+	/* landlock-only: the secret, and no loopback going direct */
+	x.proxy_secret = "sbx:0123";
+	x.proxy_direct_loopback = 0;
+	x.proxy_port = 40000;
+	assert_int_equal(sbx_env_build(&e, &p, from, &x, &err), 0);
+	assert_string_equal(get(&e, "HTTPS_PROXY"),
+			    "http://sbx:0123@127.0.0.1:40000");
+	assert_string_equal(get(&e, "ALL_PROXY"),
+			    "socks5h://sbx:0123@127.0.0.1:40000");
+	assert_null(get(&e, "no_proxy"));
+	assert_null(get(&e, "NO_PROXY"));
+	sbx_env_free(&e);
+	/* not filtered: nothing of it, inherited variables as the policy
+	 * says */
+	p.net = SBX_NET_ON;
+	assert_int_equal(sbx_env_build(&e, &p, from, &x, &err), 0);
+	assert_string_equal(get(&e, "HTTPS_PROXY"), "http://evil:1");
+	assert_null(get(&e, "SBXRUN_PROXY"));
+	sbx_env_free(&e);
+	sbx_policy_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_scrub_and_ours),
 		cmocka_unit_test(test_preload),
 		cmocka_unit_test(test_caches),
+		cmocka_unit_test(test_proxy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

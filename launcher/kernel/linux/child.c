@@ -30,6 +30,7 @@
 #include <linux/securebits.h>
 
 #include "compat.h"
+#include "proxy.h"
 #include "spawn.h"
 #include "watch.h"
 
@@ -57,8 +58,10 @@ void sbx_chan_say(int fd, int kind, const char *fmt, ...)
 	sbx_chan_put(fd, kind, 0, text);
 }
 
-/* The bound report socket goes to the supervisor as SCM_RIGHTS. */
-static int chan_send_fd(int chan, int fd)
+/* The bound report socket (MSG_REPORT), the proxy's listening socket
+ * (MSG_NETPROXY) and the seccomp listener (MSG_NOTIF) go to the
+ * supervisor as SCM_RIGHTS. */
+static int chan_send_fd(int chan, int kind, int fd)
 {
 	union {
 		struct cmsghdr h;
@@ -76,7 +79,7 @@ static int chan_send_fd(int chan, int fd)
 
 	memset(&m, 0, sizeof m);
 	memset(&u, 0, sizeof u);
-	m.kind = MSG_REPORT;
+	m.kind = kind;
 	c = CMSG_FIRSTHDR(&mh);
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
@@ -97,6 +100,40 @@ void sbx_layer_failed(const struct sup *s, const char *layer,
 	}
 	sbx_chan_say(s->chan[1], MSG_FAIL, "%s: %s", layer, e->msg);
 	_exit(125);
+}
+
+/*
+ * Landlock, in the command's process.  A run weaker than full mode was
+ * accepted (fallback = warn) and said before launch: full mode without
+ * Landlock goes on without it, landlock-only mode whose Landlock has no
+ * TCP rules leaves network = off to seccomp's socket filter.  But
+ * landlock-only mode without Landlock has no filesystem boundary at all:
+ * nothing runs, whatever the fallback.
+ */
+static void apply_landlock(const struct sup *s)
+{
+	const struct sbx_launch *l = s->l;
+	int abi = l->feat ? l->feat->landlock_abi : 0;
+	uint16_t port = l->proxy ? l->proxy->port : 0;
+	struct sbx_policy open_net;
+	struct sbx_err e;
+
+	if (s->mode == SBX_KMODE_FULL && abi < 1 && l->warn_missing)
+		return;
+	if (sbx_landlock_apply(l->pol, s->mode, abi, port, &e) == 0)
+		return;
+	if (s->mode == SBX_KMODE_LANDLOCK && l->warn_missing && abi >= 1 &&
+	    l->pol->net == SBX_NET_OFF) {
+		open_net = *l->pol; /* read only: a shallow copy */
+		open_net.net = SBX_NET_ON;
+		if (sbx_landlock_apply(&open_net, s->mode, abi, 0, &e) == 0)
+			return;
+	}
+	if (s->mode == SBX_KMODE_LANDLOCK) {
+		sbx_chan_say(s->chan[1], MSG_FAIL, "Landlock: %s", e.msg);
+		_exit(125);
+	}
+	sbx_layer_failed(s, "Landlock", &e);
 }
 
 static int close_span(unsigned lo, unsigned hi)
@@ -327,7 +364,7 @@ static void report_socket(const struct sup *s)
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0 ||
-	    chan_send_fd(s->chan[1], fd) < 0)
+	    chan_send_fd(s->chan[1], MSG_REPORT, fd) < 0)
 		sbx_chan_say(s->chan[1], MSG_WARN,
 			     "the refusal report channel "
 			     "is not available: %m");
@@ -412,6 +449,26 @@ static int exec_path(char *const argv[], char *const envp[])
 	return eacces ? EACCES : ENOENT;
 }
 
+/*
+ * seccomp, with the supervisor's listener where the kernel has user
+ * notification.  The listener goes to the supervisor before exec; if it
+ * cannot (the supervisor is gone), every refused call fails with ENOSYS
+ * once it is closed: still refused.
+ */
+static void seccomp_layer(const struct sup *s)
+{
+	const struct sbx_launch *l = s->l;
+	int want = l->feat && l->feat->seccomp_notif, fd = -1;
+	struct sbx_err e;
+
+	if (sbx_seccomp_apply(l->pol, s->mode, want ? &fd : NULL, &e) < 0)
+		sbx_layer_failed(s, "seccomp", &e);
+	if (fd < 0)
+		return;
+	(void)chan_send_fd(s->chan[1], MSG_NOTIF, fd);
+	close(fd);
+}
+
 /* The command process, in both modes.  Order matters: no_new_privs and
  * the capability drop before the layers (Landlock and seccomp need
  * no_new_privs without CAP_SYS_ADMIN), Landlock before the report socket
@@ -419,7 +476,6 @@ static int exec_path(char *const argv[], char *const envp[])
 void sbx_cmd_main(const struct sup *s)
 {
 	const struct sbx_launch *l = s->l;
-	struct sbx_err e;
 	int r;
 
 	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
@@ -433,16 +489,13 @@ void sbx_cmd_main(const struct sup *s)
 			     l->workdir);
 		_exit(125);
 	}
-	if (sbx_landlock_apply(l->pol, s->mode,
-			       l->feat ? l->feat->landlock_abi : 0, &e) < 0)
-		sbx_layer_failed(s, "Landlock", &e);
+	apply_landlock(s);
 	report_socket(s);
 	if (cloexec_all() < 0) {
 		sbx_chan_say(s->chan[1], MSG_FAIL, "close descriptors: %m");
 		_exit(125);
 	}
-	if (sbx_seccomp_apply(l->pol, s->mode, &e) < 0)
-		sbx_layer_failed(s, "seccomp", &e);
+	seccomp_layer(s);
 	r = exec_path(l->argv, l->envp);
 	sbx_chan_put(s->chan[1], MSG_EXEC, r, NULL);
 	_exit(r == ENOENT ? 127 : 126);
@@ -521,6 +574,38 @@ static int pid_limit(uint64_t nproc, struct sbx_err *e)
 	return 1;
 }
 
+/*
+ * network = filtered, full mode: the namespace has only its loopback; the
+ * proxy's listening socket is made here, on it, and handed to the
+ * supervisor, which serves it from the host's namespace (no bridge
+ * process).  The command finds it at 127.0.0.1:SBX_PROXY_PORT.
+ */
+static int proxy_socket(const struct sup *s, struct sbx_err *e)
+{
+	int fd;
+
+	if (lo_up(e) < 0)
+		return -1;
+	fd = sbx_proxy_listen("127.0.0.1", SBX_PROXY_PORT, NULL, e);
+	if (fd < 0)
+		return -1;
+	if (chan_send_fd(s->chan[1], MSG_NETPROXY, fd) < 0) {
+		sbx_errf(e, errno, "hand-off to the supervisor");
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* No fallback: without its proxy the filtered network is no network. */
+static void fail_closed(const struct sup *s, const char *layer,
+			const struct sbx_err *e)
+{
+	sbx_chan_say(s->chan[1], MSG_FAIL, "%s: %s", layer, e->msg);
+	_exit(125);
+}
+
 /* pid 1 of full mode, before it forks the command: the mount view, its
  * own network namespace or the loopback interface of the one it was
  * given, the pid limit, and then no capabilities (pid 1 needs none of
@@ -529,16 +614,32 @@ void sbx_pid1_setup(const struct sup *s)
 {
 	const struct sbx_policy *p = s->l->pol;
 	struct sbx_err e;
-	int w;
+	int w, view;
 
 	sbx_landlock_survey(p);
-	if (sbx_mounts_setup(s->l, &e) < 0)
+	view = sbx_mounts_setup(s->l, &e);
+	if (view == -2) { /* refused late: SBX_LAUNCH_RETRY */
+		sbx_chan_put(s->chan[1], MSG_FAIL, 1, e.msg);
+		_exit(125);
+	}
+	if (view < 0)
 		sbx_layer_failed(s, "mount namespace", &e);
+	if (view == 1) /* the host's /proc, read-only (fallback = warn) */
+		sbx_chan_say(
+			s->chan[1], MSG_WARN,
+			"weaker sandbox (fallback = warn): the host's /proc "
+			"instead of a fresh one (the process list and "
+			"command lines of outside processes are visible; "
+			"their memory and environment are not; the process "
+			"count is held by RLIMIT_NPROC alone): %s",
+			sbx_proc_masked_fix);
 	if (p->net == SBX_NET_OFF && private_net(&e) < 0)
 		sbx_layer_failed(s, "network namespace", &e);
 	if (p->net == SBX_NET_LOOPBACK && lo_up(&e) < 0)
 		sbx_layer_failed(s, "loopback network", &e);
-	if (pid_limit(p->limits.nproc, &e) < 0)
+	if (p->net == SBX_NET_FILTERED && proxy_socket(s, &e) < 0)
+		fail_closed(s, "network proxy", &e);
+	if (view != 1 && pid_limit(p->limits.nproc, &e) < 0)
 		sbx_layer_failed(s, "process limit", &e);
 	/* TIME-03: protected paths the host may replace stay read-only;
 	 * pid 1 then keeps what mounting again and looking at the sandbox's

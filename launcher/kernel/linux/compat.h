@@ -138,7 +138,7 @@ struct sbx_mount_attr { /* struct mount_attr, MOUNT_ATTR_SIZE_VER0 */
 #endif
 
 #define LL_RULE_PATH_BENEATH 1
-#define LL_RULE_NET_PORT 2 /* unused: we never allow a port */
+#define LL_RULE_NET_PORT 2 /* the filtering proxy's port (landlock-only) */
 
 struct ll_ruleset_attr {
 	uint64_t handled_access_fs;
@@ -160,6 +160,12 @@ struct ll_net_port_attr {
 
 #ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
 #define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
+#endif
+#ifndef SECCOMP_RET_USER_NOTIF
+#define SECCOMP_RET_USER_NOTIF 0x7fc00000U
+#endif
+#ifndef SECCOMP_RET_ACTION_FULL
+#define SECCOMP_RET_ACTION_FULL 0xffff0000U
 #endif
 #ifndef IPPROTO_MPTCP
 #define IPPROTO_MPTCP 262

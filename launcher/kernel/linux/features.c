@@ -143,6 +143,32 @@ static int probe_landlock(char *why, size_t n)
 	return 0;
 }
 
+/*
+ * SBXRUN_TEST_LANDLOCK_ABI=N: use at most ABI N (0: as if Landlock were
+ * missing), so the tests can show what each older kernel gets.  It can
+ * only lower the ABI, never raise it, and every run under it says so
+ * (the result is a weaker sandbox, reported like any other).
+ */
+static void landlock_cap(struct sbx_features *f)
+{
+	const char *v = getenv("SBXRUN_TEST_LANDLOCK_ABI");
+	char *end;
+	long cap;
+
+	if (!v || !*v)
+		return;
+	errno = 0;
+	cap = strtol(v, &end, 10);
+	if (errno || *end || cap < 0 || cap >= f->landlock_abi)
+		return;
+	f->landlock_abi = (int)cap;
+	f->landlock_capped = 1;
+	if (cap == 0)
+		snprintf(f->landlock_why, sizeof f->landlock_why,
+			 "disabled by SBXRUN_TEST_LANDLOCK_ABI=0 (a test "
+			 "setting): unset it");
+}
+
 /* ------------------------------------------------------ user namespaces */
 
 enum { UNS_OK, UNS_FORK, UNS_UNSHARE, UNS_UIDMAP, UNS_MOUNT };
@@ -150,6 +176,7 @@ enum { UNS_OK, UNS_FORK, UNS_UNSHARE, UNS_UIDMAP, UNS_MOUNT };
 struct uns_result {
 	int step; /* the first step that failed, UNS_OK if none */
 	int err;
+	int proc_masked; /* the user namespace works, a fresh /proc not */
 };
 
 static int write_str(const char *path, const char *s)
@@ -165,6 +192,32 @@ static int write_str(const char *path, const char *s)
 }
 
 /*
+ * In the trial's namespaces: would pid 1 of a new pid namespace get a
+ * fresh /proc?  The kernel refuses it (EPERM) while parts of the
+ * current /proc are covered by other mounts (mount_too_revealing()).
+ */
+static int proc_refused(void)
+{
+	int st = 0;
+	pid_t pid;
+
+	if (unshare(CLONE_NEWPID) < 0)
+		return 0; /* the launch will say why */
+	pid = fork();
+	if (pid == 0)
+		_exit(mount("proc", "/proc", "proc",
+			    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0 &&
+				      errno == EPERM
+			      ? 3
+			      : 0);
+	if (pid < 0)
+		return 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 3;
+}
+
+/*
  * The child: do what full mode will do, up to a mount.  The mount matters
  * because Ubuntu's AppArmor restriction lets unshare() succeed and then
  * withholds the capabilities inside.  Only async-signal-safe calls: the
@@ -172,17 +225,19 @@ static int write_str(const char *path, const char *s)
  */
 static void uns_child(int wfd, const char *map)
 {
-	struct uns_result r = { UNS_OK, 0 };
+	struct uns_result r = { UNS_OK, 0, 0 };
 
 	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
-		r = (struct uns_result){ UNS_UNSHARE, errno };
+		r = (struct uns_result){ UNS_UNSHARE, errno, 0 };
 	else if (write_str("/proc/self/setgroups", "deny") < 0 &&
 		 errno != ENOENT)
-		r = (struct uns_result){ UNS_UIDMAP, errno };
+		r = (struct uns_result){ UNS_UIDMAP, errno, 0 };
 	else if (write_str("/proc/self/uid_map", map) < 0)
-		r = (struct uns_result){ UNS_UIDMAP, errno };
+		r = (struct uns_result){ UNS_UIDMAP, errno, 0 };
 	else if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		r = (struct uns_result){ UNS_MOUNT, errno };
+		r = (struct uns_result){ UNS_MOUNT, errno, 0 };
+	else
+		r.proc_masked = proc_refused();
 	if (write(wfd, &r, sizeof r) != (ssize_t)sizeof r)
 		_exit(2);
 	_exit(0);
@@ -190,14 +245,14 @@ static void uns_child(int wfd, const char *map)
 
 static struct uns_result uns_try(void)
 {
-	struct uns_result r = { UNS_FORK, 0 };
+	struct uns_result r = { UNS_FORK, 0, 0 };
 	char map[64];
 	int pfd[2];
 	pid_t pid;
 
 	snprintf(map, sizeof map, "0 %u 1\n", (unsigned)geteuid());
 	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return (struct uns_result){ UNS_FORK, errno };
+		return (struct uns_result){ UNS_FORK, errno, 0 };
 	pid = fork();
 	if (pid == 0)
 		uns_child(pfd[1], map);
@@ -205,7 +260,7 @@ static struct uns_result uns_try(void)
 		r.err = errno;
 	close(pfd[1]);
 	if (pid > 0 && read(pfd[0], &r, sizeof r) != (ssize_t)sizeof r)
-		r = (struct uns_result){ UNS_FORK, ECHILD };
+		r = (struct uns_result){ UNS_FORK, ECHILD, 0 };
 	close(pfd[0]);
 	if (pid > 0)
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
@@ -276,6 +331,15 @@ static void uns_explain(const struct uns_result *r, char *why, size_t n)
 			 max);
 	else if (aa == 1)
 		uns_explain_apparmor(why, n);
+	else if (r->step == UNS_MOUNT)
+		snprintf(why, n,
+			 "user namespaces are created but mounts in them are "
+			 "refused (%s): an LSM (AppArmor, SELinux) or a "
+			 "seccomp filter on mount(2)%s; fix: allow mount in "
+			 "new user namespaces there, or run sbxrun --mode "
+			 "landlock-only",
+			 strerror(r->err),
+			 ct ? ", the container runtime's" : "");
 	else if (r->step == UNS_UNSHARE && r->err == EPERM &&
 		 under_seccomp_filter())
 		snprintf(why, n,
@@ -302,13 +366,15 @@ static void uns_explain(const struct uns_result *r, char *why, size_t n)
 			 uns_step_name(r->step), strerror(r->err));
 }
 
-static int probe_userns(char *why, size_t n)
+static int probe_userns(struct sbx_features *f)
 {
 	struct uns_result r = uns_try();
 
-	if (r.step == UNS_OK)
+	if (r.step == UNS_OK) {
+		f->proc_masked = r.proc_masked;
 		return 1;
-	uns_explain(&r, why, n);
+	}
+	uns_explain(&r, f->userns_why, sizeof f->userns_why);
 	return 0;
 }
 
@@ -328,6 +394,14 @@ static int probe_seccomp(void)
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL, 0, 0) == 0 ||
 	    errno != EFAULT)
 		return 0;
+	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &act) == 0;
+}
+
+/* User notification (5.0), for the supervisor's listener (notif.c). */
+static int probe_seccomp_notif(void)
+{
+	unsigned int act = SECCOMP_RET_USER_NOTIF;
+
 	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &act) == 0;
 }
 
@@ -352,11 +426,18 @@ void sbx_features_probe(struct sbx_features *f, int quick)
 	f->is_root = geteuid() == 0;
 	f->landlock_abi =
 		probe_landlock(f->landlock_why, sizeof f->landlock_why);
+	landlock_cap(f);
 	if (quick && !userns_needs_trial())
 		f->userns = f->userns_assumed = 1;
 	else
-		f->userns = probe_userns(f->userns_why, sizeof f->userns_why);
+		f->userns = probe_userns(f);
 	f->seccomp = probe_seccomp();
+	f->seccomp_filtered = prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2;
+	/* Inside another sbxrun, whose filter refuses a listener (and
+	 * whose own listener would explain the trial as a refusal). */
+	f->seccomp_in_sbxrun = f->seccomp_filtered && getenv("SBXRUN");
+	f->seccomp_notif = f->seccomp && !f->seccomp_in_sbxrun &&
+			   probe_seccomp_notif();
 }
 
 /* ---------------------------------------------------------------- mode */
@@ -401,4 +482,68 @@ int sbx_mode_resolve(enum sbx_kmode want, const struct sbx_features *f,
 	}
 	*out = want;
 	return 0;
+}
+
+/* ------------------------------------------------------------ strength */
+
+const char sbx_proc_masked_fix[] =
+	"parts of this /proc are covered by other mounts (a container's "
+	"masked paths), so the kernel refuses the sandbox a fresh /proc; "
+	"fix: start the container with its /proc unmasked (docker: "
+	"--security-opt systempaths=unconfined; podman: --security-opt "
+	"unmask=ALL; bwrap: --bind /proc /proc instead of --proc /proc)";
+
+__attribute__((format(printf, 3, 4))) static void add(char *buf, size_t n,
+						      const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len >= n)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, n - len, fmt, ap);
+	va_end(ap);
+}
+
+int sbx_mode_weaker(const struct sbx_policy *p, enum sbx_kmode asked,
+		    enum sbx_kmode mode, const struct sbx_features *f,
+		    char *why, size_t n)
+{
+	why[0] = '\0';
+	if (mode == SBX_KMODE_LANDLOCK && asked != SBX_KMODE_LANDLOCK)
+		add(why, n,
+		    "landlock-only mode, because user namespaces are not "
+		    "available: %s; weaker than full mode: stat(2) sees "
+		    "hidden names, /tmp and /proc/net are the host's, no pid "
+		    "namespace (see sbxrun --dry-run); ",
+		    f->userns_why);
+	if (f->landlock_abi < 1)
+		add(why, n,
+		    "no Landlock (%s): a secret created or renamed into "
+		    "place during the run is readable; ",
+		    f->landlock_why);
+	if (mode == SBX_KMODE_LANDLOCK && f->landlock_abi >= 1 &&
+	    f->landlock_abi < 4 && p->net == SBX_NET_OFF)
+		add(why, n,
+		    "network = off is held by the seccomp socket filter "
+		    "alone (Landlock ABI %d has no TCP rules; fix: Linux 6.7 "
+		    "or later); ",
+		    f->landlock_abi);
+	if (!f->seccomp)
+		add(why, n,
+		    "no seccomp filters: nested namespaces, ptrace, "
+		    "TIOCSTI and the kernel's attack surface are open; fix: "
+		    "a kernel with CONFIG_SECCOMP_FILTER; ");
+	if (mode == SBX_KMODE_FULL && f->proc_masked)
+		add(why, n,
+		    "the host's /proc instead of a fresh one (the process "
+		    "list and command lines of outside processes are "
+		    "visible; their memory and environment are not): %s; ",
+		    sbx_proc_masked_fix);
+	if (!why[0])
+		return 0;
+	if (strlen(why) >= 2 && strlen(why) < n)
+		why[strlen(why) - 2] = '\0';
+	return 1;
 }

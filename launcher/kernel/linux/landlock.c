@@ -89,6 +89,7 @@ struct ll {
 	size_t nhide;
 	struct ll_grant *grants; /* see ll_covered() */
 	size_t ngrants, capgrants;
+	uint16_t proxy_port; /* filtered, landlock-only: connect here only */
 };
 
 /*
@@ -134,8 +135,11 @@ static void ll_set_abi(struct ll *l, int abi)
  * Which network rights to handle.  Handling a right with no port rule
  * denies it everywhere, which is what "off" means.  With "loopback" the
  * network namespace is private, so there is nothing for Landlock to add;
- * "on" restricts nothing.  "filtered" has no proxy yet: in full mode the
- * private namespace has no route, in landlock-only mode we fail closed.
+ * "on" restricts nothing.  "filtered": in full mode the private namespace
+ * has no route but to the proxy on its loopback; in landlock-only mode
+ * connect(2) may reach the proxy's port alone (ll_proxy_port) and bind
+ * nothing.  Landlock's port rules know no address: the same port on any
+ * other host is reachable too (--dry-run says so).
  */
 static int ll_handles_net(const struct ll *l)
 {
@@ -645,6 +649,26 @@ static int ll_grant_basics(struct ll *l)
 	return rc;
 }
 
+static int ll_proxy_port(struct ll *l)
+{
+	struct ll_net_port_attr np = {
+		.allowed_access = LANDLOCK_ACCESS_NET_CONNECT_TCP,
+		.port = l->proxy_port,
+	};
+
+	if (!ll_handles_net(l) || l->p->net != SBX_NET_FILTERED)
+		return 0;
+	if (!l->proxy_port)
+		return sbx_errf(l->err, 0,
+				"landlock: network = filtered without the "
+				"proxy's port");
+	if (syscall(__NR_landlock_add_rule, l->fd, LL_RULE_NET_PORT, &np, 0))
+		return sbx_errf(l->err, errno,
+				"landlock: cannot allow the proxy's port %u",
+				l->proxy_port);
+	return 0;
+}
+
 static int ll_create(struct ll *l)
 {
 	struct ll_ruleset_attr attr;
@@ -678,7 +702,7 @@ static int ll_restrict(struct ll *l)
 }
 
 int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode, int abi,
-		       struct sbx_err *err)
+		       uint16_t proxy_port, struct sbx_err *err)
 {
 	struct ll l;
 	int rc = 0;
@@ -690,6 +714,7 @@ int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode, int abi,
 	l.p = p;
 	l.full = mode == SBX_KMODE_FULL;
 	l.err = err;
+	l.proxy_port = proxy_port;
 	if (ll_check_net(p, l.full, abi, err) < 0)
 		return -1;
 	ll_set_abi(&l, abi);
@@ -698,6 +723,8 @@ int sbx_landlock_apply(const struct sbx_policy *p, enum sbx_kmode mode, int abi,
 	rc = ll_apply_rules(&l);
 	if (rc == 0)
 		rc = ll_grant_basics(&l);
+	if (rc == 0)
+		rc = ll_proxy_port(&l);
 	if (rc == 0)
 		rc = ll_restrict(&l);
 	close(l.fd);

@@ -104,7 +104,9 @@ out:
 
 /* Mounted by pid 1 of the new pid namespace, so it shows only the
  * sandbox's processes.  The kernel allows it only while the host's /proc
- * is fully visible (no over-mounts hiding parts of it). */
+ * is fully visible (no over-mounts hiding parts of it: a container's
+ * masked paths).  Then, under fallback = warn, the host's /proc stays,
+ * read-only with its masks, and 1 says so; otherwise nothing runs. */
 int sbx_mnt_proc(struct mctx *c)
 {
 	char buf[32];
@@ -115,11 +117,16 @@ int sbx_mnt_proc(struct mctx *c)
 	rc = mount("proc", sbx_mnt_fdpath(tgt, buf), "proc",
 		   MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	sbx_mnt_close(tgt);
-	if (rc < 0)
+	if (rc == 0)
+		return 0;
+	if (errno == EPERM && c->l->weaker_ok)
+		return 1;
+	if (errno == EPERM)
 		return sbx_errf(c->err, 0,
-				"mount view: fresh /proc: %s (the host's /proc "
-				"must not have parts of it covered by other "
-				"mounts)",
-				strerror(errno));
-	return 0;
+				"a fresh /proc is refused: %s; fallback = "
+				"\"deny\" refuses to run with the host's "
+				"/proc",
+				sbx_proc_masked_fix);
+	return sbx_errf(c->err, 0, "mount view: fresh /proc: %s",
+			strerror(errno));
 }

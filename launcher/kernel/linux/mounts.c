@@ -658,12 +658,18 @@ static int seal(struct mctx *c)
 	return 0;
 }
 
+/* The first mount of the view.  Refused (EPERM, EACCES) it means the
+ * kernel made the user namespace but grants nothing in it (AppArmor's
+ * restriction, or a filter on mount(2)): -2, nothing was mounted. */
 static int make_private(struct mctx *c)
 {
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		return sbx_errf(c->err, errno,
-				"mount view: make mounts private");
-	return 0;
+	int e;
+
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0)
+		return 0;
+	e = errno;
+	sbx_errf(c->err, e, "mount view: make mounts private");
+	return e == EPERM || e == EACCES ? -2 : -1;
 }
 
 static int make_readonly(struct mctx *c)
@@ -692,16 +698,20 @@ static void ctx_free(struct mctx *c)
 int sbx_mounts_setup(const struct sbx_launch *l, struct sbx_err *err)
 {
 	struct mctx c = { .l = l, .err = err };
-	int rc = -1;
+	int rc = -1, proc;
 
-	if (make_private(&c) < 0 || collect_rules(&c) < 0 ||
-	    collect_extras(&c) < 0)
+	rc = make_private(&c);
+	if (rc < 0)
+		return rc;
+	rc = -1;
+	if (collect_rules(&c) < 0 || collect_extras(&c) < 0)
 		goto out;
 	qsort(c.items, c.nitems, sizeof *c.items, item_cmp);
 	if (pin_items(&c) < 0 || make_readonly(&c) < 0 || apply_items(&c) < 0 ||
-	    sbx_mnt_dev(&c) < 0 || sbx_mnt_proc(&c) < 0 || seal(&c) < 0)
+	    sbx_mnt_dev(&c) < 0 || (proc = sbx_mnt_proc(&c)) < 0 ||
+	    seal(&c) < 0)
 		goto out;
-	rc = 0;
+	rc = proc;
 out:
 	ctx_free(&c); /* the pinned host descriptors must not reach the
 			 * command (LCH-02) */

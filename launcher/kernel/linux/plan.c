@@ -14,7 +14,11 @@ struct plan {
 	int full; /* full mode, else landlock-only */
 	int abi; /* Landlock ABI in use, 0 if none */
 	int sc; /* seccomp available */
+	int notif; /* seccomp user notification: the listener */
+	int nested; /* already under a seccomp filter */
+	int in_sbxrun; /* under another sbxrun's filter */
 	int pidmax; /* pid_max per pid namespace (Linux 6.14) */
+	int hostproc; /* full mode with the host's /proc (masked /proc) */
 };
 
 struct cell {
@@ -123,7 +127,7 @@ static struct cell row_nproc(const struct plan *c)
 {
 	if (c->p->limits.nproc == 0)
 		return CELL(SBX_ENF_NONE, "limits.nproc is 0");
-	if (c->full && c->pidmax)
+	if (c->full && c->pidmax && !c->hostproc)
 		return CELL(SBX_ENF_KERNEL,
 			    "the pid namespace's own pid_max: at most "
 			    "limits.nproc processes and threads, for root "
@@ -175,6 +179,22 @@ static struct cell row_net_closed(const struct plan *c)
 		    "rules need ABI 4");
 }
 
+/* landlock-only mode has no network namespace of its own. */
+static struct cell row_net_filtered(const struct plan *c)
+{
+	if (c->abi < 4 || !c->sc)
+		return CELL(SBX_ENF_NONE,
+			    "needs Landlock TCP rules (ABI 4) and seccomp "
+			    "without a network namespace; sbxrun refuses "
+			    "to run so");
+	return CELL(SBX_ENF_PARTIAL,
+		    "no network namespace: Landlock lets TCP connect "
+		    "reach only the proxy's port, on ANY address; seccomp "
+		    "refuses UDP and TCP Fast Open; the proxy listens on "
+		    "the host's loopback, which every local user reaches, "
+		    "and asks for a per-run secret");
+}
+
 static struct cell row_net(const struct plan *c)
 {
 	switch (c->p->net) {
@@ -198,10 +218,10 @@ static struct cell row_net(const struct plan *c)
 	case SBX_NET_FILTERED:
 		if (c->full)
 			return CELL(SBX_ENF_KERNEL,
-				    "network namespace without a route: "
-				    "the allow-list proxy is not implemented "
-				    "yet, so nothing is reachable");
-		return row_net_closed(c);
+				    "network namespace with only a loopback, "
+				    "where sbxrun's proxy listens and decides "
+				    "each connection by host and port");
+		return row_net_filtered(c);
 	case SBX_NET_ON: break;
 	}
 	if (c->sc)
@@ -252,6 +272,12 @@ static struct cell row_proc_net(const struct plan *c)
 		return CELL(SBX_ENF_NONE,
 			    "network on: the host's network namespace, "
 			    "its sockets listed in /proc/net");
+	if (c->full && c->hostproc)
+		return CELL(SBX_ENF_PARTIAL,
+			    "private network namespace: /proc/net lists only "
+			    "the sandbox's own, but with the host's /proc, "
+			    "/proc/PID/net of an outside process lists the "
+			    "host's");
 	if (c->full)
 		return CELL(SBX_ENF_KERNEL,
 			    "private network namespace: /proc/net lists "
@@ -293,6 +319,12 @@ static struct cell row_ptrace(const struct plan *c)
 
 static struct cell row_proc(const struct plan *c)
 {
+	if (c->full && c->hostproc)
+		return CELL(SBX_ENF_PARTIAL,
+			    "the host's /proc, read-only with its masks (a "
+			    "fresh one is refused): the process list and "
+			    "cmdlines stay visible; Landlock ptrace scoping "
+			    "hides environ, mem, fd and root");
 	if (c->full)
 		return CELL(SBX_ENF_KERNEL, "pid namespace with a fresh /proc");
 	return CELL(SBX_ENF_KERNEL,
@@ -365,6 +397,40 @@ static struct cell row_exec(const struct plan *c)
 		    "bypass it");
 }
 
+/* Which kernel refusals are explained, and by whom (issue 13).  The
+ * errnos of Landlock and the mounts carry no more than the errno: only
+ * the shim, which knows the path, can explain them. */
+static struct cell row_explain(const struct plan *c)
+{
+	if (!c->sc)
+		return CELL(SBX_ENF_NONE, "no seccomp");
+	if (c->in_sbxrun)
+		return CELL(SBX_ENF_ADVISORY,
+			    "inside another sbxrun, whose filter refuses a "
+			    "listener: only the shim explains refusals, static "
+			    "programs and raw syscalls get the bare errno");
+	if (!c->notif)
+		return CELL(SBX_ENF_ADVISORY,
+			    "the kernel has no seccomp user notification: "
+			    "only the shim explains refusals, static programs "
+			    "and raw syscalls get the bare errno");
+	if (c->nested)
+		return CELL(SBX_ENF_LAUNCHER,
+			    "seccomp refusals: the supervisor's listener "
+			    "answers the same errno and explains them, unless "
+			    "the filter sbxrun runs under has a listener or "
+			    "refuses one (a nested sandbox): then the bare "
+			    "errno; file refusals (EACCES, EROFS, EBUSY, "
+			    "EXDEV): the shim only, not for static programs");
+	return CELL(SBX_ENF_LAUNCHER,
+		    "seccomp refusals, of static programs and raw syscalls "
+		    "too: the supervisor's listener answers the same errno "
+		    "and explains them; file refusals of Landlock and the "
+		    "mounts (EACCES, EROFS, EBUSY, EXDEV on protected and "
+		    "hidden paths): the shim only, static programs get the "
+		    "bare errno");
+}
+
 static const struct plan_row {
 	const char *what;
 	struct cell (*fn)(const struct plan *);
@@ -393,6 +459,7 @@ static const struct plan_row {
 	{ "environment scrubbing", row_env },
 	{ "suffix and size rules", row_suffix },
 	{ "exec deny rules", row_exec },
+	{ "kernel refusals explained", row_explain },
 };
 
 /* Is any hidden path below a writable root?  Landlock-only mode then
@@ -431,6 +498,27 @@ static void plan_notes(struct sbx_plan *out, const struct plan *c,
 		note(out, "user namespaces: %s", f->userns_why);
 	if (f && !f->seccomp)
 		note(out, "seccomp filters are not available");
+	if (!c->full && c->abi >= 4 && c->p->net == SBX_NET_FILTERED)
+		note(out,
+		     "network = filtered without a network namespace "
+		     "(landlock-only) is weaker than in full mode: the "
+		     "proxy's port is open on every address (Landlock port "
+		     "rules know no address), the host's loopback services "
+		     "on that port too; the proxy is on the host's "
+		     "loopback, guarded by a per-run secret in the proxy URL "
+		     "(readable by the command, in its environment)");
+	if (c->hostproc)
+		note(out, "/proc: %s", sbx_proc_masked_fix);
+	if (f && f->landlock_abi && f->landlock_abi < SBX_LL_ABI_BEST)
+		note(out,
+		     "Landlock ABI %d%s: the rows that name ABI 2 to %d are "
+		     "weaker; fix: a kernel with Landlock ABI %d (Linux 6.12 "
+		     "or later)",
+		     f->landlock_abi,
+		     f->landlock_capped
+			     ? " (capped by SBXRUN_TEST_LANDLOCK_ABI)"
+			     : "",
+		     SBX_LL_ABI_BEST, SBX_LL_ABI_BEST);
 	if (!c->full && c->abi < 4 &&
 	    (c->p->net == SBX_NET_OFF || c->p->net == SBX_NET_FILTERED))
 		note(out,
@@ -462,7 +550,11 @@ void sbx_linux_plan(const struct sbx_policy *p, enum sbx_kmode mode,
 	/* Without a probe assume the least the mode can run with. */
 	c.abi = f ? f->landlock_abi : !c.full;
 	c.sc = f ? f->seccomp : 1;
+	c.notif = f ? f->seccomp_notif : 0;
+	c.nested = f ? f->seccomp_filtered : 0;
+	c.in_sbxrun = f ? f->seccomp_in_sbxrun : 0;
 	c.pidmax = sbx_pidns_has_pid_max();
+	c.hostproc = c.full && f && f->proc_masked;
 	snprintf(out->head, sizeof out->head,
 		 "mode %s; Landlock ABI %d; seccomp %s; user namespaces %s",
 		 c.full ? "full" : "landlock-only", c.abi, c.sc ? "yes" : "no",

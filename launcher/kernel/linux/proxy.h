@@ -122,6 +122,10 @@ int sbx_proxy_run(struct sbx_proxy *px, int timeout_ms);
 size_t sbx_proxy_record(const struct sbx_proxy *px,
 			const struct sbx_proxy_event *ev, char *buf, size_t sz);
 
+/* Full mode: the port the proxy listens on in the sandbox's own network
+ * namespace (its loopback holds nothing else). */
+#define SBX_PROXY_PORT 3128
+
 /* A listening TCP socket on addr:port (port 0: any; *bound gets the
  * port), close-on-exec, with a backlog for a burst of connections: for
  * the child to make inside the sandbox's network namespace (full mode) or
@@ -131,15 +135,6 @@ int sbx_proxy_listen(const char *addr, uint16_t port, uint16_t *bound,
 /* A fresh per-run secret, "sbx:" and 32 hex digits from getrandom(2).
  * sz >= 37.  0 or -1 with err. */
 int sbx_proxy_secret(char *buf, size_t sz, struct sbx_err *err);
-/* What the sandboxed command's environment needs to use the proxy at
- * addr:port (with the secret in the URLs when there is one): the
- * HTTP_PROXY/HTTPS_PROXY/ALL_PROXY/NO_PROXY families in both cases and the
- * tools' own names (npm, yarn, cargo, node, SBXRUN_PROXY).  A malloc'd,
- * NULL-terminated vector of malloc'd "NAME=value" strings (free with
- * sbx_proxy_env_free), or NULL when out of memory. */
-char **sbx_proxy_env(const char *addr, uint16_t port, const char *secret);
-void sbx_proxy_env_free(char **env);
-
 struct sbx_proxy_stats {
 	unsigned conns; /* open client connections */
 	unsigned peak; /* most at once */

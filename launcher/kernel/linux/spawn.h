@@ -54,6 +54,8 @@ enum {
 	MSG_EXEC, /* val: errno of the failed exec */
 	MSG_STATUS, /* val: the command's wait status, from pid 1 */
 	MSG_REPORT, /* SCM_RIGHTS: the bound report socket */
+	MSG_NETPROXY, /* SCM_RIGHTS: the proxy's listening socket (full) */
+	MSG_NOTIF, /* SCM_RIGHTS: the seccomp listener (notif.c) */
 };
 
 struct chan_msg {
@@ -65,7 +67,9 @@ struct chan_msg {
 /* The supervisor's poll set, one fixed slot each; -1 = inactive. */
 /* P_CHILD is a pidfd of our child: SIGCHLD is process-directed, and with
  * sbx_run() in several threads another thread's signalfd may take it. */
-enum { P_SIG, P_CHAN, P_REPORT, P_IN, P_OUT, P_ERR, P_CHILD, P_N };
+enum { P_SIG, P_CHAN, P_REPORT, P_IN, P_OUT, P_ERR, P_CHILD, P_NOTIF, P_N };
+
+struct sbx_notif;
 
 /* One launch.  The children get a copy (fork) and only read it. */
 struct sup {
@@ -81,7 +85,11 @@ struct sup {
 	int fd[P_N];
 	sigset_t oldmask;
 	struct sigaction oldchld;
+	struct sigaction oldign[3]; /* SIGINT, SIGTERM, SIGHUP when ignored */
+	int ignored; /* bit i: fwd_signals[i] was SIG_IGN, now SIG_DFL */
 	int signals_set;
+	int got_sig, nsig; /* the first of them we relayed, how many */
+	int sig_killed; /* a second one: the whole tree was killed */
 	int old_dumpable, old_subreaper, subreaper_set;
 	pid_t self, child;
 	unsigned long long child_start; /* clock ticks since boot */
@@ -90,6 +98,8 @@ struct sup {
 	int failed, clone_failed, exec_errno, timed_out;
 	size_t in_off;
 	uint64_t t0, t_end, deadline;
+	struct supnet *net; /* network = filtered: the proxy (supnet.c) */
+	struct sbx_notif *notif; /* the listener's state, notif.c */
 };
 
 /* ----------------------------------------------------------- child.c */
@@ -110,6 +120,18 @@ void sbx_pid1_setup(const struct sup *s);
 /* The command process: the layers, then exec; never returns. */
 void sbx_cmd_main(const struct sup *s) __attribute__((noreturn));
 
+/* ---------------------------------------------------------- supnet.c */
+
+/* Serve the filtering proxy on the listening socket fd (taken over, even
+ * on failure); 0, or -1 with s->err. */
+int sbx_supnet_start(struct sup *s, int fd);
+/* What to poll for the proxy (-1: nothing), the poll timeout t bounded by
+ * its deadlines, and its work after each poll. */
+int sbx_supnet_fd(const struct sup *s);
+int sbx_supnet_timeout(const struct sup *s, int t);
+void sbx_supnet_run(struct sup *s);
+void sbx_supnet_stop(struct sup *s);
+
 /* ---------------------------------------------------------- reaper.c */
 
 /* What sbxrun exits with for a wait status (128 + signal, or the code). */
@@ -118,6 +140,13 @@ int sbx_exit_code(int st);
 void sbx_waited_signals(sigset_t *set);
 void sbx_pid1_main(const struct sup *s) __attribute__((noreturn));
 void sbx_keeper_main(const struct sup *s) __attribute__((noreturn));
+
+/* ----------------------------------------------------------- notif.c */
+
+/* Answer and explain every notification waiting on fd[P_NOTIF]; 0 when
+ * none was.  Never lets a call through. */
+int sbx_notif_serve(struct sup *s);
+void sbx_notif_free(struct sup *s);
 
 /* -------------------------------------------------------- proctree.c */
 

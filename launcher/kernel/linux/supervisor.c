@@ -115,9 +115,15 @@ static int open_channels(struct sup *s)
  * feeding stdin to a command that stopped reading gives EPIPE, not death.
  * Children inherit the mask: pid 1 keeps it (it waits with sigwaitinfo),
  * the command restores the caller's before exec. */
+static const int fwd_signals[3] = { SIGINT, SIGTERM, SIGHUP };
+
+/* A shell starts background jobs with SIGINT ignored, and an ignored
+ * signal never reaches the signalfd (nor, inherited, the command): with
+ * no terminal, kill -INT would do nothing.  While blocked, SIG_DFL is
+ * safe; the caller's disposition comes back afterwards. */
 static int take_signals(struct sup *s)
 {
-	struct sigaction dfl;
+	struct sigaction dfl, cur;
 	sigset_t set;
 
 	sbx_waited_signals(&set);
@@ -128,6 +134,11 @@ static int take_signals(struct sup *s)
 	    sigprocmask(SIG_BLOCK, &set, &s->oldmask) < 0)
 		return sbx_errf(s->err, 0, "launch: signals: %m");
 	s->signals_set = 1;
+	for (int i = 0; i < 3; i++)
+		if (sigaction(fwd_signals[i], NULL, &cur) == 0 &&
+		    cur.sa_handler == SIG_IGN &&
+		    sigaction(fwd_signals[i], &dfl, &s->oldign[i]) == 0)
+			s->ignored |= 1 << i;
 	sigdelset(&set, SIGPIPE);
 	s->fd[P_SIG] = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (s->fd[P_SIG] < 0 || lift(&s->fd[P_SIG]) < 0)
@@ -186,7 +197,8 @@ static int start_full(struct sup *s)
 {
 	unsigned long fl = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID |
 			   CLONE_NEWIPC;
-	int loop = s->l->pol->net == SBX_NET_LOOPBACK;
+	int loop = s->l->pol->net == SBX_NET_LOOPBACK ||
+		   s->l->pol->net == SBX_NET_FILTERED;
 	pid_t pid;
 
 	if (loop)
@@ -282,9 +294,21 @@ static void reap(struct sup *s)
 	child_finished(s);
 }
 
+static void kill_all(struct sup *s);
+
+/* pid 1 or the keeper forwards it to the command's process group.  A
+ * second one kills the whole tree: a command that ignores the first
+ * does not keep the run alive. */
 static void relay(struct sup *s, int sig)
 {
-	kill(s->child, sig); /* pid 1 or the keeper forwards it */
+	if (!s->got_sig)
+		s->got_sig = sig;
+	if (++s->nsig >= 2 && !s->child_done) {
+		s->sig_killed = 1;
+		kill_all(s);
+		return;
+	}
+	kill(s->child, sig);
 }
 
 static void on_signals(struct sup *s)
@@ -299,19 +323,24 @@ static void on_signals(struct sup *s)
 	}
 }
 
-/* The timeout kills the whole tree: in full mode SIGKILL to pid 1 is
- * enough, the kernel takes the pid namespace down with it. */
-static void check_timeout(struct sup *s)
+/* Kill the whole tree: in full mode SIGKILL to pid 1 is enough, the
+ * kernel takes the pid namespace down with it. */
+static void kill_all(struct sup *s)
 {
-	if (!s->deadline || s->timed_out || now_ns() < s->deadline)
-		return;
-	s->timed_out = 1;
 	if (s->mode == SBX_KMODE_FULL) {
 		kill(s->child, SIGKILL);
 		return;
 	}
 	sbx_kill_tree(s->self, s->child_start, 0, got_child, s);
 	child_finished(s);
+}
+
+static void check_timeout(struct sup *s)
+{
+	if (!s->deadline || s->timed_out || now_ns() < s->deadline)
+		return;
+	s->timed_out = 1;
+	kill_all(s);
 }
 
 static int poll_timeout(const struct sup *s)
@@ -348,6 +377,19 @@ static int take_fd(struct msghdr *mh)
 	return fd;
 }
 
+/* The filtering proxy (network = filtered) could not start: the network
+ * the command was promised is not there, so nothing runs. */
+static void proxy_start(struct sup *s, int fd)
+{
+	if (sbx_supnet_start(s, fd) == 0)
+		return;
+	s->failed = 1;
+	if (s->mode == SBX_KMODE_FULL)
+		kill(s->child, SIGKILL);
+	else
+		sbx_kill_tree(s->self, s->child_start, 0, got_child, s);
+}
+
 static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 {
 	m->text[sizeof m->text - 1] = '\0';
@@ -357,6 +399,10 @@ static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 			snprintf(s->err->msg, sizeof s->err->msg, "%s",
 				 m->text);
 		s->failed = 1;
+		/* pid 1's first mount refused: the namespaces were granted
+		 * in name only; nothing ran (a full probe will say why). */
+		if (m->val == 1)
+			s->clone_failed = 1;
 		break;
 	case MSG_WARN:
 		if (s->l->on_warning)
@@ -366,6 +412,18 @@ static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 	case MSG_STATUS:
 		s->cmd_status = m->val;
 		s->cmd_status_known = 1;
+		break;
+	case MSG_NOTIF:
+		if (*fd < 0 || s->fd[P_NOTIF] >= 0)
+			break;
+		s->fd[P_NOTIF] = *fd;
+		*fd = -1;
+		break;
+	case MSG_NETPROXY:
+		if (*fd >= 0 && s->mode == SBX_KMODE_FULL &&
+		    s->l->pol->net == SBX_NET_FILTERED)
+			proxy_start(s, *fd);
+		*fd = -1;
 		break;
 	case MSG_REPORT:
 		if (*fd < 0 || s->fd[P_REPORT] >= 0)
@@ -485,6 +543,11 @@ static void feed_stdin(struct sup *s)
 
 static void dispatch(struct sup *s, const struct pollfd *p)
 {
+	/* First: a refused call waits for our answer. */
+	if (p[P_NOTIF].revents & POLLIN)
+		sbx_notif_serve(s);
+	else if (p[P_NOTIF].revents) /* no process left to notify */
+		close_fd(&s->fd[P_NOTIF]);
 	if (p[P_CHAN].revents)
 		on_chan(s);
 	if (p[P_REPORT].revents)
@@ -501,10 +564,19 @@ static void dispatch(struct sup *s, const struct pollfd *p)
 		reap(s);
 }
 
+static int notif_pending(struct sup *s)
+{
+	struct pollfd p = { .fd = s->fd[P_NOTIF], .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+}
+
 /* After the tree is gone every writer is gone: what is queued is all. */
 static void drain(struct sup *s)
 {
 	while (s->fd[P_CHAN] >= 0 && on_chan(s))
+		;
+	while (s->fd[P_NOTIF] >= 0 && notif_pending(s) && sbx_notif_serve(s))
 		;
 	while (s->fd[P_REPORT] >= 0 && on_report(s))
 		;
@@ -514,9 +586,11 @@ static void drain(struct sup *s)
 		;
 }
 
+/* The poll set is P_N slots and, last, the proxy's (supnet.c owns its
+ * descriptor, which is why it is not in s->fd). */
 static int sup_loop(struct sup *s)
 {
-	struct pollfd p[P_N];
+	struct pollfd p[P_N + 1];
 	int i, r;
 
 	while (!s->child_done) {
@@ -525,11 +599,15 @@ static int sup_loop(struct sup *s)
 			p[i].events = i == P_IN ? POLLOUT : POLLIN;
 			p[i].revents = 0;
 		}
-		r = poll(p, P_N, poll_timeout(s));
+		p[P_N].fd = sbx_supnet_fd(s);
+		p[P_N].events = POLLIN;
+		p[P_N].revents = 0;
+		r = poll(p, P_N + 1, sbx_supnet_timeout(s, poll_timeout(s)));
 		if (r < 0 && errno != EINTR)
 			return sbx_errf(s->err, 0, "supervisor: poll: %m");
 		if (r > 0)
 			dispatch(s, p);
+		sbx_supnet_run(s);
 		check_timeout(s);
 	}
 	drain(s);
@@ -553,6 +631,9 @@ static int sup_finish(struct sup *s)
 	if (s->exec_errno) {
 		x->exec_errno = s->exec_errno;
 		x->code = x->status = s->exec_errno == ENOENT ? 127 : 126;
+	} else if (s->sig_killed) { /* the signal sbxrun was sent */
+		x->sig = s->got_sig;
+		x->code = 128 + x->sig;
 	} else if (WIFSIGNALED(st)) {
 		x->sig = WTERMSIG(st);
 		x->code = 128 + x->sig;
@@ -593,6 +674,9 @@ static void restore_signals(struct sup *s)
 		; /* an EPIPE from the stdin feed must not kill us now */
 	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	sigaction(SIGCHLD, &s->oldchld, NULL);
+	for (int i = 0; i < 3; i++)
+		if (s->ignored & (1 << i))
+			sigaction(fwd_signals[i], &s->oldign[i], NULL);
 }
 
 static void sup_cleanup(struct sup *s)
@@ -601,8 +685,12 @@ static void sup_cleanup(struct sup *s)
 
 	if (s->child > 0 && !s->child_done)
 		abort_child(s);
+	sbx_supnet_stop(s);
+	if (s->l->proxy)
+		close_fd(&s->l->proxy->fd);
 	for (i = 0; i < P_N; i++)
 		close_fd(&s->fd[i]);
+	sbx_notif_free(s);
 	s->l->report_fd = -1;
 	s->chan[0] = -1; /* was fd[P_CHAN] */
 	close_fd(&s->chan[1]);
@@ -669,6 +757,16 @@ int sbx_linux_launch(struct sbx_launch *l, struct sbx_exit *x,
 			rc = SBX_LAUNCH_RETRY;
 		goto out;
 	}
+	/* landlock-only: the proxy listens on the socket the library made
+	 * (the command's environment names its port); started after the
+	 * fork so the children do not inherit its raised descriptor limit */
+	if (l->proxy && l->proxy->fd >= 0 && s.mode == SBX_KMODE_LANDLOCK &&
+	    l->pol->net == SBX_NET_FILTERED) {
+		int fd = l->proxy->fd;
+
+		l->proxy->fd = -1;
+		proxy_start(&s, fd);
+	}
 	/* PROC-04: from here on nothing of the user's (the command
 	 * included) may ptrace us or read our memory or descriptors. */
 	s.old_dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
@@ -676,6 +774,8 @@ int sbx_linux_launch(struct sbx_launch *l, struct sbx_exit *x,
 	if (sup_loop(&s) < 0)
 		goto out;
 	rc = sup_finish(&s);
+	if (rc < 0 && s.clone_failed)
+		rc = SBX_LAUNCH_RETRY;
 out:
 	sup_cleanup(&s);
 	return rc;

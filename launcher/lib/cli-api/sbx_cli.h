@@ -37,6 +37,8 @@ struct sbx_cli_info {
 	const char *profile; /* the profile in force */
 	const char *project; /* the project directory */
 	const char *cache_dir; /* build profile: where caches go, or NULL */
+	int inject_tool; /* inject = "tool" */
+	char inject_src[600]; /* "file:line" of the inject setting, or "" */
 };
 void sbx_cli_info(const sbx_t *s, struct sbx_cli_info *info);
 
@@ -81,6 +83,9 @@ char *sbx_cli_summary(const struct sbx_result *r);
 /* Open the --report file before the run ("-": a dup of stdout), so the
  * command cannot redirect it.  The fd, or -1 with errno. */
 int sbx_cli_report_open(const char *path);
+/* sbxrun failed (exit 125): a report with sbxrun_failed true and the
+ * reason, so that a command's own 125 cannot be mistaken for it. */
+int sbx_cli_report_failure(int fd, const char *error, char *const argv[]);
 /* Write the JSON report to fd: 0, or -1 with errno. */
 int sbx_cli_report_write(int fd, const struct sbx_result *r,
 			 char *const argv[]);
