@@ -199,3 +199,17 @@ git_repo() {
 	once "^sbxrun: cannot write '$HOME/\\.netrc': hidden by the sandbox policy"
 	grep -q "$CANARY" "$HOME/.netrc"
 }
+
+@test "SCX-15 threads of one process refused the same call: said once, for the process" {
+	command -v python3 >/dev/null || skip "no python3"
+	run_rep python3 -c '
+import ctypes, threading
+libc = ctypes.CDLL(None, use_errno=True)
+def f():
+    print("RESULT", libc.unshare(0x10000000), ctypes.get_errno())
+ts = [threading.Thread(target=f) for _ in range(4)]
+[t.start() for t in ts]; [t.join() for t in ts]'
+	[ "$(printf '%s\n' "$output" | grep -c '^RESULT -1 1$')" = 4 ]
+	once '^sbxrun: blocked unshare by python3 \(pid [0-9]+\): namespaces and mounts'
+	one_refusal syscall unshare syscall python3
+}
