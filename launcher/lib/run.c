@@ -18,6 +18,7 @@
 
 #include "api.h"
 #include "cpol.h"
+#include "selfcheck.h"
 #include "env.h"
 #include "gitrepo.h"
 #include "kernel.h"
@@ -367,10 +368,18 @@ static void report_created(struct run_ctx *c)
 static int write_policy(struct run_ctx *c, struct sbx_rundir *rd,
 			struct sbx_err *err)
 {
+	struct sbx_cpol v;
+	const char *why;
+
 	free(c->cpol);
 	c->cpol = NULL;
 	if (sbx_cpol_build(&c->pol, c->mode, c->b->cpol_flags(c->mode),
 			   &c->cpol, &c->cpol_len, err) < 0)
+		return -1;
+	if (sbx_cpol_view(c->cpol, c->cpol_len, &v, &why) < 0)
+		return sbx_errf(err, 0, "compiled policy: %s", why);
+	if (sbx_selfcheck(&c->s->pol, &v, c->have_shim ? c->shim : NULL, err) <
+	    0)
 		return -1;
 	return sbx_rundir_put(rd, c->cpol, c->cpol_len, err);
 }

@@ -47,6 +47,9 @@ void sbx_cli_info(const sbx_t *s, struct sbx_cli_info *info);
 /* Where the confs of one project live. */
 struct sbx_locs {
 	char home[PATH_MAX];
+	/* the account's home in /etc/passwd when it is not home (HOME unset
+	 * or changed): secrets are hidden under both (SEC-11); else "" */
+	char account_home[PATH_MAX];
 	char config_dir[PATH_MAX]; /* $XDG_CONFIG_HOME/sbxrun */
 	char system_conf[PATH_MAX];
 	char project[PATH_MAX]; /* realpath of the project dir */
