@@ -39,7 +39,7 @@ struct collect {
 
 /* libsbxshim.so sits next to libsbx (build tree, or lib/sbxrun/ when
  * installed); $SBXRUN_SHIM overrides. */
-static int find_shim(char *out, size_t outsz)
+int sbx_find_shim(char *out, size_t outsz)
 {
 	const char *env = getenv("SBXRUN_SHIM");
 	static const char *const rel[] = { "libsbxshim.so",
@@ -578,7 +578,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		c->had_git = lstat(g, &gst) == 0;
 	}
 	clock_gettime(CLOCK_REALTIME_COARSE, &c->t0);
-	c->have_shim = find_shim(c->shim, sizeof(c->shim)) == 0;
+	c->have_shim = sbx_find_shim(c->shim, sizeof(c->shim)) == 0;
 	if (!c->have_shim)
 		run_warn(c, "libsbxshim.so not found next to sbxrun or libsbx "
 			    "(set SBXRUN_SHIM=/path/to/it): refusals are not "
