@@ -84,9 +84,11 @@ void sbx_policy_free(struct sbx_policy *p)
 	strv_free(&p->env_keep);
 	strv_free(&p->env_drop);
 	strv_free(&p->warnings);
+	strv_free(&p->conf_files);
 	free(p->profile);
 	free(p->project);
 	free(p->home);
+	free(p->home_pw);
 	free(p->cache_dir);
 	for (size_t i = 0; i < p->npool; i++)
 		free(p->pool[i]);
@@ -264,7 +266,9 @@ static void forget_pointers(struct sbx_policy *d)
 	memset(&d->env_keep, 0, sizeof(d->env_keep));
 	memset(&d->env_drop, 0, sizeof(d->env_drop));
 	memset(&d->warnings, 0, sizeof(d->warnings));
+	memset(&d->conf_files, 0, sizeof(d->conf_files));
 	d->profile = d->project = d->home = d->cache_dir = NULL;
+	d->home_pw = NULL;
 	d->pool = NULL;
 	d->npool = d->cappool = 0;
 	d->rix = NULL;
@@ -287,6 +291,7 @@ int sbx_policy_copy(struct sbx_policy *d, const struct sbx_policy *s,
 	d->profile = dup_or(s->profile, &bad);
 	d->project = dup_or(s->project, &bad);
 	d->home = dup_or(s->home, &bad);
+	d->home_pw = dup_or(s->home_pw, &bad);
 	d->cache_dir = dup_or(s->cache_dir, &bad);
 	d->net_src = src_in(d, s->net_src, &bad);
 	d->inject_src = src_in(d, s->inject_src, &bad);
@@ -296,7 +301,8 @@ int sbx_policy_copy(struct sbx_policy *d, const struct sbx_policy *s,
 	    strv_copy(d, &d->unix_sockets, &s->unix_sockets) < 0 ||
 	    strv_copy(d, &d->env_keep, &s->env_keep) < 0 ||
 	    strv_copy(d, &d->env_drop, &s->env_drop) < 0 ||
-	    strv_copy(d, &d->warnings, &s->warnings) < 0 || bad) {
+	    strv_copy(d, &d->warnings, &s->warnings) < 0 ||
+	    strv_copy(d, &d->conf_files, &s->conf_files) < 0 || bad) {
 		sbx_policy_free(d);
 		return sbx_errf(err, 0, "out of memory");
 	}

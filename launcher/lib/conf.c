@@ -688,6 +688,7 @@ static int load_profile(struct sbx_policy *p, const struct sbx_locs *l,
 	if (profile_path(l, name, path, sizeof(path), err) < 0 ||
 	    read_config_file(&c, path, err) < 0)
 		return -1;
+	sbx_strv_add(p, &p->conf_files, path, (struct sbx_src){ path, 0 });
 	base = profile_of(&c);
 	if (base && strcmp(base, name) != 0 &&
 	    load_profile(p, l, base, depth + 1, err) < 0)
@@ -824,6 +825,7 @@ int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 	}
 	p->project = strdup(l->project);
 	p->home = strdup(l->home);
+	p->home_pw = l->account_home[0] ? strdup(l->account_home) : NULL;
 	p->cache_dir = strdup(l->cache_dir);
 	if (read_tiers(p, l, o, t, err) < 0)
 		goto out;

@@ -18,6 +18,7 @@
 
 #include "api.h"
 #include "cpol.h"
+#include "selfcheck.h"
 #include "env.h"
 #include "gitrepo.h"
 #include "kernel.h"
@@ -38,7 +39,7 @@ struct collect {
 
 /* libsbxshim.so sits next to libsbx (build tree, or lib/sbxrun/ when
  * installed); $SBXRUN_SHIM overrides. */
-static int find_shim(char *out, size_t outsz)
+int sbx_find_shim(char *out, size_t outsz)
 {
 	const char *env = getenv("SBXRUN_SHIM");
 	static const char *const rel[] = { "libsbxshim.so",
@@ -367,10 +368,18 @@ static void report_created(struct run_ctx *c)
 static int write_policy(struct run_ctx *c, struct sbx_rundir *rd,
 			struct sbx_err *err)
 {
+	struct sbx_cpol v;
+	const char *why;
+
 	free(c->cpol);
 	c->cpol = NULL;
 	if (sbx_cpol_build(&c->pol, c->mode, c->b->cpol_flags(c->mode),
 			   &c->cpol, &c->cpol_len, err) < 0)
+		return -1;
+	if (sbx_cpol_view(c->cpol, c->cpol_len, &v, &why) < 0)
+		return sbx_errf(err, 0, "compiled policy: %s", why);
+	if (sbx_selfcheck(&c->s->pol, &v, c->have_shim ? c->shim : NULL, err) <
+	    0)
 		return -1;
 	return sbx_rundir_put(rd, c->cpol, c->cpol_len, err);
 }
@@ -569,7 +578,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		c->had_git = lstat(g, &gst) == 0;
 	}
 	clock_gettime(CLOCK_REALTIME_COARSE, &c->t0);
-	c->have_shim = find_shim(c->shim, sizeof(c->shim)) == 0;
+	c->have_shim = sbx_find_shim(c->shim, sizeof(c->shim)) == 0;
 	if (!c->have_shim)
 		run_warn(c, "libsbxshim.so not found next to sbxrun or libsbx "
 			    "(set SBXRUN_SHIM=/path/to/it): refusals are not "
