@@ -35,6 +35,10 @@
 
 /* Leave out the "; to allow: ..." part. */
 #define SBX_EXPL_NO_FIX 0x1u
+/* The refused call makes a directory (mkdir): a fix that names a path
+ * that may not exist ends in '/', which --allow-write creates as a
+ * directory. */
+#define SBX_EXPL_DIR 0x2u
 
 /*
  * One explanation: the line as printed and the fields of its refusal
