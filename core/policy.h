@@ -42,6 +42,9 @@ struct sbx_src {
 #define SBX_RF_KMODE \
 	0x40u /* added for the kernel mode (landlock-only's
 				 * /dev/pts and /dev/shm): not a secret */
+#define SBX_RF_MKDIR \
+	0x100u /* --allow-write PATH/: made as a directory
+				 * when missing at launch */
 #define SBX_RF_GONE \
 	0x80u /* hidden path missing at launch: a refusal
 				 * there is of nothing, and not explained */

@@ -73,10 +73,49 @@ static int act_list_paths(struct cli *c)
 	return 0;
 }
 
+/* --shim-only, said before anything runs and first in --dry-run. */
+static void say_advisory(FILE *fp)
+{
+	fprintf(fp,
+		"sbxrun: ADVISORY (--shim-only): NO SANDBOX. The command runs on "
+		"this machine as it is: secrets are readable, files outside the "
+		"project writable, the network open.\n"
+		"sbxrun: ADVISORY: only the shim's rules hold, and only for "
+		"programs that load it (not static programs, raw system calls "
+		"or a cleared LD_PRELOAD): exec rules, file suffixes, size "
+		"limits, protected paths; each refusal is explained.\n");
+}
+
+/* --shim-only: the command on the host with the shim preloaded, in
+ * place of sbxrun (its exit status is the command's own). */
+static int act_shim_only(struct cli *c, sbx_t *s, char *const argv[])
+{
+	struct sbx_cli_shim sh;
+	char err[1200];
+	int e;
+
+	if (sbx_cli_shim_only(s, &sh, err, sizeof err) < 0)
+		die("--shim-only: %s", err);
+	sbx_close(s);
+	say_advisory(stderr);
+	fflush(NULL);
+	execvpe(argv[0], argv, sh.envp);
+	e = errno;
+	note("cannot run '%s': %s", argv[0], strerror(e));
+	return e == ENOENT ? SBX_EXIT_NOTFOUND : SBX_EXIT_NOEXEC;
+}
+
 static int act_dry_run(struct cli *c)
 {
 	sbx_t *s = cli_open_policy(c);
 
+	if (c->shim_only) {
+		say_advisory(stdout);
+		printf("With --shim-only nothing below is kernel-enforced: "
+		       "the paths and the network rules are only explained "
+		       "where a program that loads the shim is refused; the "
+		       "kernel plan is what a sandboxed run would get.\n\n");
+	}
 	put_text(sbx_cli_dry_run(s), stdout);
 	sbx_close(s);
 	return 0;
@@ -276,6 +315,8 @@ int cli_run(struct cli *c, sbx_t *s)
 	if (c->report && (report_fd = sbx_cli_report_open(c->report)) < 0)
 		die_errno("cannot write the report %s", c->report);
 	run_request(c, &req, shellv);
+	if (c->shim_only)
+		return act_shim_only(c, s, c->shell ? shv : req.argv);
 	sbx_cli_info(s, &info);
 	if (info.cache_dir && !(c->opts.flags & SBX_OPT_QUIET))
 		note("build profile: toolchain caches redirected to %s",

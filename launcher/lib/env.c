@@ -245,8 +245,9 @@ static int set_ours(struct sbx_env *e, const struct sbx_policy *p,
 			if (set(e, "%s=%s/%s", cache_vars[i].var, p->cache_dir,
 				cache_vars[i].sub) < 0)
 				return -1;
-	if (set(e, "SBXRUN=1") < 0 ||
-	    set(e, "SBXRUN_NET=%s", sbx_env_net(p->net)) < 0 ||
+	if (set(e, "SBXRUN=%s", x->advisory ? "advisory" : "1") < 0 ||
+	    set(e, "SBXRUN_NET=%s", x->advisory ? "on" : sbx_env_net(p->net)) <
+		    0 ||
 	    (x->report_addr &&
 	     set(e, "SBXRUN_REPORT=%s", x->report_addr) < 0) ||
 	    (x->policy_file && set(e, "SBXRUN_POLICY=%s", x->policy_file) < 0))

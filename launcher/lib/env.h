@@ -16,6 +16,9 @@ struct sbx_env_vars {
 	const char *shim; /* libsbxshim.so: LD_PRELOAD, or NULL */
 	const char *policy_file; /* SBXRUN_POLICY, or NULL */
 	const char *report_addr; /* SBXRUN_REPORT, or NULL */
+	/* --shim-only: no sandbox; SBXRUN=advisory and SBXRUN_NET=on say
+	 * so (the network is the host's) */
+	int advisory;
 	/* network = filtered: the proxy (HTTP_PROXY and the rest), or
 	 * proxy_addr NULL.  The secret, when not "", goes into the URLs. */
 	const char *proxy_addr;

@@ -39,7 +39,7 @@ struct collect {
 
 /* libsbxshim.so sits next to libsbx (build tree, or lib/sbxrun/ when
  * installed); $SBXRUN_SHIM overrides. */
-static int find_shim(char *out, size_t outsz)
+int sbx_find_shim(char *out, size_t outsz)
 {
 	const char *env = getenv("SBXRUN_SHIM");
 	static const char *const rel[] = { "libsbxshim.so",
@@ -277,6 +277,52 @@ static int pick_mode(struct run_ctx *c, struct sbx_err *err)
 	c->warn = 1;
 	run_warn(c, "weaker sandbox (fallback = warn): %s", why);
 	return SBX_OK;
+}
+
+/*
+ * --allow-write of a path that does not exist: neither a mount nor
+ * Landlock can grant a name without an inode, so the printed fix would
+ * fail when followed.  The person asked for it on the command line: make
+ * it (an empty file, or a directory when written with a trailing '/',
+ * with the directories above it) and say so.
+ */
+static void make_flag_roots(struct run_ctx *c)
+{
+	const struct sbx_policy *p = &c->s->pol;
+	struct stat st;
+
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct sbx_path_rule *r = &p->rules[i];
+		char parent[PATH_MAX];
+		char *slash;
+		int fd, dir = (r->flags & SBX_RF_MKDIR) != 0;
+
+		if (!(r->flags & SBX_RF_FLAG) || r->mode != SBX_RW ||
+		    lstat(r->root, &st) == 0 || errno != ENOENT ||
+		    strlen(r->root) >= sizeof(parent))
+			continue;
+		strcpy(parent, r->root);
+		slash = strrchr(parent, '/');
+		if (slash && slash != parent)
+			*slash = '\0';
+		if (slash && slash != parent && sbx_mkdirs(parent, 0755) < 0)
+			continue;
+		if (dir ? mkdir(r->root, 0777) < 0
+			: (fd = open(r->root,
+				     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+					     O_CLOEXEC,
+				     0666)) < 0 ||
+				    close(fd) < 0)
+			continue;
+		run_warn(c,
+			 "'%s' did not exist: made it %s so that "
+			 "--allow-write can grant it",
+			 r->root,
+			 dir ? "as a directory"
+			     : "as an empty file (end the "
+			       "path with '/' for a "
+			       "directory)");
+	}
 }
 
 /* The run's own policy, for the mode just picked. */
@@ -589,7 +635,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		c->had_git = lstat(g, &gst) == 0;
 	}
 	clock_gettime(CLOCK_REALTIME_COARSE, &c->t0);
-	c->have_shim = find_shim(c->shim, sizeof(c->shim)) == 0;
+	c->have_shim = sbx_find_shim(c->shim, sizeof(c->shim)) == 0;
 	if (!c->have_shim)
 		run_warn(c, "libsbxshim.so not found next to sbxrun or libsbx "
 			    "(set SBXRUN_SHIM=/path/to/it): refusals are not "
@@ -602,6 +648,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 			 s->pol.cache_dir);
 		goto fail;
 	}
+	make_flag_roots(c);
 	c->feat = c->b->probe(1);
 	if (!c->feat) {
 		rc = SBX_E_NOMEM;

@@ -165,16 +165,19 @@ static int shim_saw(pid_t pid, uint64_t ip)
 	return shim && libc;
 }
 
-/* Once per process and call. */
+/* Once per process and call: the last NOTIF_SEEN pairs are kept, so a
+ * process that repeats a call after that many others is said again, at
+ * most once per NOTIF_SEEN refusals. */
 static int notif_seen(struct sbx_notif *n, pid_t pid, int nr)
 {
-	for (unsigned i = 0; i < n->nseen; i++)
+	unsigned k = n->nseen < NOTIF_SEEN ? n->nseen : NOTIF_SEEN;
+
+	for (unsigned i = 0; i < k; i++)
 		if (n->seen[i].pid == pid && n->seen[i].nr == nr)
 			return 1;
-	if (n->nseen < NOTIF_SEEN) {
-		n->seen[n->nseen].pid = pid;
-		n->seen[n->nseen++].nr = nr;
-	}
+	n->seen[n->nseen % NOTIF_SEEN].pid = pid;
+	n->seen[n->nseen % NOTIF_SEEN].nr = nr;
+	n->nseen++;
 	return 0;
 }
 

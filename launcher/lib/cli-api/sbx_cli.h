@@ -76,6 +76,21 @@ int sbx_cli_trust(const struct sbx_locs *l, char *errbuf, size_t errlen);
 int sbx_cli_conf_create(const struct sbx_locs *l, const char *text,
 			char *errbuf, size_t errlen);
 
+/* ----------------------------------------------------------- shim only */
+
+/* --shim-only: what the command is started with, on the host, no sandbox
+ * (shimonly.c says what holds then and what does not). */
+struct sbx_cli_shim {
+	char **envp; /* the command's environment (LD_PRELOAD, SBXRUN_POLICY,
+		      * SBXRUN=advisory) */
+	int lock_fd; /* holds the policy file; kept open across the exec */
+	char policy_file[PATH_MAX];
+	char shim[PATH_MAX];
+};
+/* 0, or -1 with errbuf filled (no shim: nothing would be enforced). */
+int sbx_cli_shim_only(sbx_t *s, struct sbx_cli_shim *out, char *errbuf,
+		      size_t errlen);
+
 /* -------------------------------------------------------------- report */
 
 /* The stderr summary of a run's refusals; "" when there were none. */
