@@ -128,7 +128,7 @@ git_repo() {
 	git_repo
 	run_rep git config user.name someone
 	[ "$status" -ne 0 ]
-	once "^sbxrun: cannot write '[^']*\\.git/config': protected, read-only even inside a writable path \\(rule $P/repo/\\.git/config from "
+	once "^sbxrun: cannot write '[^']*\\.git/config': protected, read-only even inside a writable path: it can make programs run outside the sandbox later \\(rule $P/repo/\\.git/config from "
 	jq -e --arg t "$P/repo/.git/config" '(.refusals | length) == 1 and
 		.refusals[0].operation == "write" and .refusals[0].target == $t and
 		.refusals[0].count == 1' "$T/r.json"
