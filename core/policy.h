@@ -42,6 +42,9 @@ struct sbx_src {
 #define SBX_RF_KMODE \
 	0x40u /* added for the kernel mode (landlock-only's
 				 * /dev/pts and /dev/shm): not a secret */
+#define SBX_RF_MKDIR \
+	0x100u /* --allow-write PATH/: made as a directory
+				 * when missing at launch */
 #define SBX_RF_GONE \
 	0x80u /* hidden path missing at launch: a refusal
 				 * there is of nothing, and not explained */
@@ -301,6 +304,8 @@ const struct sbx_path_rule *sbx_policy_match(const struct sbx_policy *p,
 
 /* Environment: should this variable (NAME=value or NAME) be passed? */
 int sbx_policy_env_pass(const struct sbx_policy *p, const char *name);
+/* Does an env.keep pattern name it (then its value is not judged)? */
+int sbx_policy_env_kept(const struct sbx_policy *p, const char *var);
 
 /* Warnings collected while building (ignored rules and the like); the
  * caller prints them. */

@@ -135,7 +135,8 @@ int shim_app_check(const struct shim_fs *f)
 	errno = saved;
 	if (!shim_refuses(&d) || missing_anyway(f, abs, &d))
 		return 0;
-	shim_explain_fs(f->path, abs, f->op, &d);
+	shim_explain_fs(f->path, abs, f->op, &d,
+			(f->chk & CHK_MKDIR) ? SBX_EXPL_DIR : 0);
 	return refusal_errno(d.verdict);
 }
 
@@ -153,7 +154,7 @@ int shim_app_check_fd(int fd, int64_t size)
 	d = sbx_decide_path(&shim_g.pol, &q);
 	if (d.verdict != SBX_DENY_SIZE)
 		return 0;
-	shim_explain_fs(abs, abs, SBX_OP_WRITE, &d);
+	shim_explain_fs(abs, abs, SBX_OP_WRITE, &d, 0);
 	return EFBIG;
 }
 
@@ -213,7 +214,8 @@ int shim_explain_failure(const struct shim_fs *f, int err)
 	if (d.verdict != SBX_ALLOW && missing_anyway(f, abs, &d))
 		d.verdict = SBX_ALLOW;
 	if (d.verdict != SBX_ALLOW)
-		shim_explain_fs(f->path, abs, f->op, &d);
+		shim_explain_fs(f->path, abs, f->op, &d,
+				(f->chk & CHK_MKDIR) ? SBX_EXPL_DIR : 0);
 	errno = err;
 	return d.verdict != SBX_ALLOW;
 }

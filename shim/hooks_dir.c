@@ -30,12 +30,14 @@
 
 int mkdir(const char *path, mode_t mode)
 {
-	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY), REAL(mkdir)(path, mode));
+	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY | CHK_MKDIR),
+		  REAL(mkdir)(path, mode));
 }
 
 int mkdirat(int dirfd, const char *path, mode_t mode)
 {
-	PATH_HOOK(W(dirfd, path, CHK_MODIFY), REAL(mkdirat)(dirfd, path, mode));
+	PATH_HOOK(W(dirfd, path, CHK_MODIFY | CHK_MKDIR),
+		  REAL(mkdirat)(dirfd, path, mode));
 }
 
 int unlink(const char *path)

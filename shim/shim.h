@@ -110,6 +110,9 @@ struct shim_var_copy {
 #define CHK_TREE SBX_Q_TREE /* removes or moves the path and all below */
 #define CHK_SIZE SBX_Q_SIZE /* opens an existing file: size limit */
 #define CHK_ATTR SBX_Q_ATTR /* changes only attributes */
+/* the call makes a directory (the fix is written "PATH/"); not the
+ * decider's */
+#define CHK_MKDIR 0x1000u
 
 struct shim_state {
 	struct sbx_cpol pol; /* valid when active */
@@ -313,7 +316,7 @@ static inline void shim_fs_post(int look, int failed, const struct shim_fs *a,
 int shim_explain_failure(const struct shim_fs *f, int err);
 /* A refusal of a file call, by the shim or the kernel. */
 void shim_explain_fs(const char *shown, const char *abs, enum sbx_op op,
-		     const struct sbx_path_decision *d);
+		     const struct sbx_path_decision *d, unsigned eflags);
 void shim_explain_exec(const char *shown, const char *abs,
 		       const struct sbx_cpol_exec *e);
 

@@ -377,7 +377,11 @@ static int ov_path(struct sbx_policy *p, const char *v, enum sbx_pmode m,
 					     : "--hide",
 			       0 };
 
-	return sbx_policy_add_path(p, v, m, SBX_RF_FLAG, src, err);
+	size_t n = strlen(v);
+	unsigned dir = m == SBX_RW && n > 1 && v[n - 1] == '/' ? SBX_RF_MKDIR
+							       : 0;
+
+	return sbx_policy_add_path(p, v, m, SBX_RF_FLAG | dir, src, err);
 }
 
 static int ov_net(struct sbx_policy *p, const char *v, struct sbx_err *err)

@@ -159,6 +159,13 @@ static void on_output(void *ctx, int which, const char *buf, size_t len)
 		       buf, len);
 }
 
+static void free_strv(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
 void sbx_result_free(struct sbx_result *r)
 {
 	if (!r)
@@ -175,9 +182,8 @@ void sbx_result_free(struct sbx_result *r)
 		free(x->message);
 	}
 	free(r->refusals);
-	for (size_t i = 0; r->warnings && r->warnings[i]; i++)
-		free(r->warnings[i]);
-	free(r->warnings);
+	free_strv(r->warnings);
+	free_strv(r->env_withheld);
 	free(r->out);
 	free(r->err);
 	free(r);
@@ -271,6 +277,52 @@ static int pick_mode(struct run_ctx *c, struct sbx_err *err)
 	c->warn = 1;
 	run_warn(c, "weaker sandbox (fallback = warn): %s", why);
 	return SBX_OK;
+}
+
+/*
+ * --allow-write of a path that does not exist: neither a mount nor
+ * Landlock can grant a name without an inode, so the printed fix would
+ * fail when followed.  The person asked for it on the command line: make
+ * it (an empty file, or a directory when written with a trailing '/',
+ * with the directories above it) and say so.
+ */
+static void make_flag_roots(struct run_ctx *c)
+{
+	const struct sbx_policy *p = &c->s->pol;
+	struct stat st;
+
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct sbx_path_rule *r = &p->rules[i];
+		char parent[PATH_MAX];
+		char *slash;
+		int fd, dir = (r->flags & SBX_RF_MKDIR) != 0;
+
+		if (!(r->flags & SBX_RF_FLAG) || r->mode != SBX_RW ||
+		    lstat(r->root, &st) == 0 || errno != ENOENT ||
+		    strlen(r->root) >= sizeof(parent))
+			continue;
+		strcpy(parent, r->root);
+		slash = strrchr(parent, '/');
+		if (slash && slash != parent)
+			*slash = '\0';
+		if (slash && slash != parent && sbx_mkdirs(parent, 0755) < 0)
+			continue;
+		if (dir ? mkdir(r->root, 0777) < 0
+			: (fd = open(r->root,
+				     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+					     O_CLOEXEC,
+				     0666)) < 0 ||
+				    close(fd) < 0)
+			continue;
+		run_warn(c,
+			 "'%s' did not exist: made it %s so that "
+			 "--allow-write can grant it",
+			 r->root,
+			 dir ? "as a directory"
+			     : "as an empty file (end the "
+			       "path with '/' for a "
+			       "directory)");
+	}
 }
 
 /* The run's own policy, for the mode just picked. */
@@ -443,6 +495,11 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 			close(c->proxy.fd);
 		return -1;
 	}
+	/* the names withheld go into the result (SEC-12) */
+	free_strv(res->env_withheld);
+	res->env_withheld = env.withheld;
+	env.withheld = NULL;
+	env.nwithheld = 0;
 	l.pol = pol;
 	l.mode = c->mode;
 	l.feat = c->feat;
@@ -591,6 +648,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 			 s->pol.cache_dir);
 		goto fail;
 	}
+	make_flag_roots(c);
 	c->feat = c->b->probe(1);
 	if (!c->feat) {
 		rc = SBX_E_NOMEM;
