@@ -663,6 +663,24 @@ void sbx_explain_net(const struct sbx_cpol *v, const char *verb,
 		put_fix(&b, "--net ", fixbuf);
 }
 
+void sbx_explain_proxy_only(const struct sbx_cpol *v, const char *host,
+			    struct sbx_expl *e)
+{
+	struct sb b;
+
+	expl_init(e, &b, "resolve", "proxy-only", net_rule(v->hdr->net));
+	set_src(e, str(v, v->hdr->net_src_file), v->hdr->net_src_line);
+	sb_put(&b, "sbxrun: cannot resolve ");
+	put_host(&b, host, 1);
+	sb_put(&b, ": in a filtered network names are resolved by sbxrun's "
+		   "proxy, not inside the sandbox: reach it through "
+		   "HTTP_PROXY, HTTPS_PROXY or ALL_PROXY (rule ");
+	sb_put(&b, e->rule);
+	sb_put(&b, " from ");
+	sb_put(&b, e->src);
+	sb_putc(&b, ')');
+}
+
 void sbx_explain_socket(const struct sbx_cpol *v, int family, unsigned flags,
 			struct sbx_expl *e)
 {

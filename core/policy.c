@@ -455,16 +455,37 @@ static int any_glob(const struct sbx_strv *v, const char *name)
 	return 0;
 }
 
-int sbx_policy_env_pass(const struct sbx_policy *p, const char *var)
+/* The name of NAME=value, and the same in upper case (SEC-12: drop
+ * patterns hold for "github_token" as for "GITHUB_TOKEN"). */
+static int env_name(const char *var, char name[256], char upper[256])
 {
-	char name[256];
 	size_t n = strcspn(var, "=");
 
-	if (n >= sizeof(name))
-		return 0;
+	if (n >= 256)
+		return -1;
 	memcpy(name, var, n);
 	name[n] = '\0';
+	for (size_t i = 0; i <= n; i++)
+		upper[i] = (char)(name[i] >= 'a' && name[i] <= 'z'
+					  ? name[i] - 'a' + 'A'
+					  : name[i]);
+	return 0;
+}
+
+int sbx_policy_env_pass(const struct sbx_policy *p, const char *var)
+{
+	char name[256], upper[256];
+
+	if (env_name(var, name, upper) < 0)
+		return 0;
 	if (any_glob(&p->env_keep, name))
 		return 1;
-	return !any_glob(&p->env_drop, name);
+	return !any_glob(&p->env_drop, name) && !any_glob(&p->env_drop, upper);
+}
+
+int sbx_policy_env_kept(const struct sbx_policy *p, const char *var)
+{
+	char name[256], upper[256];
+
+	return env_name(var, name, upper) == 0 && any_glob(&p->env_keep, name);
 }

@@ -304,6 +304,8 @@ const struct sbx_path_rule *sbx_policy_match(const struct sbx_policy *p,
 
 /* Environment: should this variable (NAME=value or NAME) be passed? */
 int sbx_policy_env_pass(const struct sbx_policy *p, const char *name);
+/* Does an env.keep pattern name it (then its value is not judged)? */
+int sbx_policy_env_kept(const struct sbx_policy *p, const char *var);
 
 /* Warnings collected while building (ignored rules and the like); the
  * caller prints them. */

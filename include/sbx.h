@@ -180,6 +180,11 @@ struct sbx_result {
 				 * during the run (see on_warning) */
 	char mode[32]; /* "full" or "landlock-only" */
 	char layers[256]; /* kernel layers that were active */
+	char **env_withheld; /* NULL-terminated (may be NULL): names of
+				 * the caller's environment variables the
+				 * command did not get, by name (env.drop)
+				 * or because the value holds a credential
+				 * (never the values) */
 };
 
 /* Run a command in the sandbox and wait for it and everything it

@@ -159,6 +159,13 @@ static void on_output(void *ctx, int which, const char *buf, size_t len)
 		       buf, len);
 }
 
+static void free_strv(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
 void sbx_result_free(struct sbx_result *r)
 {
 	if (!r)
@@ -175,9 +182,8 @@ void sbx_result_free(struct sbx_result *r)
 		free(x->message);
 	}
 	free(r->refusals);
-	for (size_t i = 0; r->warnings && r->warnings[i]; i++)
-		free(r->warnings[i]);
-	free(r->warnings);
+	free_strv(r->warnings);
+	free_strv(r->env_withheld);
 	free(r->out);
 	free(r->err);
 	free(r);
@@ -489,6 +495,11 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 			close(c->proxy.fd);
 		return -1;
 	}
+	/* the names withheld go into the result (SEC-12) */
+	free_strv(res->env_withheld);
+	res->env_withheld = env.withheld;
+	env.withheld = NULL;
+	env.nwithheld = 0;
 	l.pol = pol;
 	l.mode = c->mode;
 	l.feat = c->feat;

@@ -192,6 +192,12 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 		run sbx "$m" --net allow:allowed.test -- "$PROBE" connect 203.0.113.11 8080
 		[[ "$output" == "-1 "* ]]
 		grep -qF "sbxrun: cannot connect to 203.0.113.11:8080: not in the network allow-list" "$W/err"
+		# a program that resolves an allowed name itself is told why it
+		# cannot (names are the proxy's to resolve); nothing is sent
+		run sbx "$m" --net allow:allowed.test,unlisted.example.invalid -- \
+			"$PROBE" connect unlisted.example.invalid 8080
+		[[ "$output" == "gai "* ]]
+		grep -qF "sbxrun: cannot resolve 'unlisted.example.invalid': in a filtered network names are resolved by sbxrun's proxy, not inside the sandbox: reach it through HTTP_PROXY, HTTPS_PROXY or ALL_PROXY (rule network filtered from --net)" "$W/err"
 	done
 }
 

@@ -542,6 +542,18 @@ static void test_texts_net(void **state)
 			    "network filtered from t.conf:9); to allow: "
 			    "sbxrun --net allow:example.com");
 	assert_string_equal(e.kind, "not-allowed");
+	/* an allowed name the program resolved itself: only the proxy can */
+	sbx_explain_proxy_only(&full.v, "api.github.com", &e);
+	assert_string_equal(e.msg,
+			    "sbxrun: cannot resolve 'api.github.com': in a "
+			    "filtered network names are resolved by sbxrun's "
+			    "proxy, not inside the sandbox: reach it through "
+			    "HTTP_PROXY, HTTPS_PROXY or ALL_PROXY (rule "
+			    "network filtered from t.conf:9)");
+	assert_string_equal(e.op, "resolve");
+	assert_string_equal(e.kind, "proxy-only");
+	assert_string_equal(e.rule, "network filtered");
+	assert_string_equal(e.src, "t.conf:9");
 	/* a name listed for another port: the entry is the rule */
 	nd = sbx_decide_net(&full.v, "api.github.com", &a, 80);
 	sbx_explain_net(&full.v, "send to", "api.github.com", 80, &a, &nd, 0,
