@@ -222,6 +222,9 @@ void cli_usage(FILE *fp)
 		"  sbxrun --check ~/.ssh/id_rsa     why is this hidden?\n"
 		"  sbxrun --add-path ~/.cache/go-build   one more writable dir\n"
 		"  sbxrun --net loopback -- pytest  tests that use local servers\n"
+		"  make SHELL=sbxrun-sh             each recipe in a sandbox\n"
+		"  sbxrun --shim-only -- make       ADVISORY: no sandbox can nest "
+		"here\n"
 		"\nexit status: the command's; 124 timeout; 125 sbxrun failed; "
 		"126 cannot run; 127 not found\n");
 }
