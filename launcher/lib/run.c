@@ -21,6 +21,7 @@
 #include "env.h"
 #include "gitrepo.h"
 #include "kernel.h"
+#include "nest.h"
 #include "record.h"
 #include "rundir.h"
 #include "startfail.h"
@@ -500,6 +501,10 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 	if (run_policy(c, err) < 0) {
 		sbx_rundir_release(&c->rd);
 		return SBX_E_NOMEM;
+	}
+	if (sbx_nest_check(&c->pol, err) < 0) {
+		sbx_rundir_release(&c->rd);
+		return SBX_E_DENIED;
 	}
 	rc = write_policy(c, &c->rd, err);
 	if (rc == 0)
