@@ -28,8 +28,8 @@ static void *outer_policy(size_t *len)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return NULL;
-	buf = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-			      st.st_size > 0 && st.st_size < (64 << 20)
+	buf = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+			      st.st_size < (64 << 20)
 		      ? malloc((size_t)st.st_size)
 		      : NULL;
 	n = buf ? read(fd, buf, (size_t)st.st_size) : -1;
@@ -41,7 +41,6 @@ static void *outer_policy(size_t *len)
 	*len = (size_t)n;
 	return buf;
 }
-
 
 int sbx_nest_within(const struct sbx_cpol *v, const struct sbx_policy *p,
 		    const char *outer, const char *fix, struct sbx_err *err)

@@ -129,8 +129,8 @@ static void widening_is_refused(void **state)
 
 static void a_child_of_a_child_stays_narrow(void **state)
 {
-	const char *off[] = { "net=off", NULL }, *lo[] = { "net=loopback",
-							    NULL };
+	const char *off[] = { "net=off", NULL },
+		   *lo[] = { "net=loopback", NULL };
 	sbx_t *child = NULL, *grandchild = (sbx_t *)1;
 	char err[1024];
 
