@@ -172,10 +172,13 @@ struct sbx_path_decision sbx_decide_failure(const struct sbx_cpol *v,
 	/* hidden, but missing at launch: nothing was kept from anyone */
 	if (d.verdict == SBX_DENY_HIDDEN && (d.rule->flags & SBX_RF_GONE))
 		d.verdict = SBX_ALLOW;
-	/* Only a write is refused so (ln .git/config x: the source of a
-	 * link is only read, and the link fails on its own). */
-	if (mnt && (q.op != SBX_OP_WRITE || (d.verdict != SBX_DENY_HIDDEN &&
-					     d.verdict != SBX_DENY_READONLY)))
+	/* A write refused so, or a hidden file linked (ln ~/.netrc n: its
+	 * /dev/null is on another mount); the source of a link that is only
+	 * read-only fails on its own (ln .git/config x). */
+	if (mnt &&
+	    !(q.op == SBX_OP_WRITE && (d.verdict == SBX_DENY_HIDDEN ||
+				       d.verdict == SBX_DENY_READONLY)) &&
+	    !(err == EXDEV && d.verdict == SBX_DENY_HIDDEN))
 		d.verdict = SBX_ALLOW;
 	d.app = 0;
 	return d;

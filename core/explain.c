@@ -184,6 +184,70 @@ static void set_src(struct sbx_expl *e, const char *file, uint32_t line)
 
 /* ------------------------------------------------------------ paths */
 
+/* A shell's startup file in the home directory: a write there persists
+ * beyond the sandbox (it runs in every later shell). */
+static int startup_file(const struct sbx_cpol *v, const char *abs)
+{
+	static const char *const names[] = {
+		".bashrc",	".bash_profile",
+		".bash_login",	".profile",
+		".bash_logout", ".zshrc",
+		".zshenv",	".zprofile",
+		".zlogin",	".kshrc",
+		".cshrc",	".tcshrc",
+		".login",	".config/fish/config.fish",
+	};
+	const char *home = str(v, v->hdr->home);
+	size_t hl = strlen(home);
+
+	if (hl < 2 || strncmp(abs, home, hl) != 0 || abs[hl] != '/')
+		return 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(abs + hl + 1, names[i]))
+			return 1;
+	return 0;
+}
+
+/* A name that will not come again: a tool's timestamped file (npm's
+ * ~/.npm/_logs/2026-01-02T03_04_05_678Z-debug-0.log) starts with a date.
+ * Its directory is what to allow. */
+static int dated_name(const char *abs)
+{
+	const char *b = strrchr(abs, '/');
+
+	if (!b)
+		return 0;
+	b++;
+	for (int i = 0; i < 10; i++)
+		if (i == 4 || i == 7 ? b[i] != '-' : (b[i] < '0' || b[i] > '9'))
+			return 0;
+	return 1;
+}
+
+/* "; to allow: sbxrun FLAG PATH": a dated file's directory, and a
+ * directory the call makes, written with a '/' so that --allow-write
+ * makes it when it is missing. */
+static void put_path_fix(struct sb *b, const char *flag, const char *abs,
+			 unsigned flags)
+{
+	const char *slash = strrchr(abs, '/');
+	char dir[4096];
+
+	sb_put(b, "; to allow: sbxrun ");
+	sb_put(b, flag);
+	if (slash && slash != abs && dated_name(abs) &&
+	    (size_t)(slash - abs) < sizeof(dir)) {
+		memcpy(dir, abs, (size_t)(slash - abs));
+		dir[slash - abs] = '\0';
+		sb_putq(b, dir);
+		sb_putc(b, '/');
+		return;
+	}
+	sb_putq(b, abs);
+	if ((flags & SBX_EXPL_DIR) && strcmp(abs, "/"))
+		sb_putc(b, '/');
+}
+
 /* "REASON (DETAIL; rule ROOT from SRC)" for a verdict with a rule. */
 static void put_path_reason(struct sb *b, const struct sbx_cpol *v,
 			    const char *abs, const struct sbx_path_decision *d)
@@ -199,10 +263,15 @@ static void put_path_reason(struct sb *b, const struct sbx_cpol *v,
 	case SBX_DENY_READONLY:
 		if (r->flags & SBX_RF_PROTECT) {
 			sb_put(b, "protected, read-only even inside a "
-				  "writable path (");
+				  "writable path: it can make programs run "
+				  "outside the sandbox later (");
 			break;
 		}
 		sb_put(b, "read-only in this sandbox (");
+		if (startup_file(v, abs))
+			sb_put(b, "a shell startup file: what is written "
+				  "there runs in every later shell, outside "
+				  "the sandbox too; ");
 		put_writable(b, v);
 		sb_put(b, "; ");
 		break;
@@ -249,10 +318,16 @@ void sbx_explain_path(const struct sbx_cpol *v, const char *shown,
 		put_path_reason(&b, v, abs, d);
 	if (d->verdict == SBX_DENY_HIDDEN || d->verdict == SBX_DENY_NOTCOVERED)
 		fix = op == SBX_OP_WRITE ? "--allow-write " : "--allow-read ";
-	else if (d->verdict == SBX_DENY_READONLY)
+	else if (d->verdict == SBX_DENY_READONLY &&
+		 !(r->flags & SBX_RF_PROTECT))
 		fix = "--allow-write ";
+	else if (d->verdict == SBX_DENY_READONLY)
+		/* no flag lifts a protect entry: say how it changes */
+		sb_put(&b, "; no flag lifts that: to change it, use a "
+			   "profile of your own without it in 'protect' "
+			   "(--profile FILE)");
 	if (fix && !(flags & SBX_EXPL_NO_FIX))
-		put_fix(&b, fix, abs);
+		put_path_fix(&b, fix, abs, flags);
 }
 
 void sbx_explain_allowed(const struct sbx_cpol *v, const char *abs,
@@ -586,6 +661,24 @@ void sbx_explain_net(const struct sbx_cpol *v, const char *verb,
 	put_to_allow(&fix, host, port, addr, d);
 	if (fixbuf[0] && !(flags & SBX_EXPL_NO_FIX))
 		put_fix(&b, "--net ", fixbuf);
+}
+
+void sbx_explain_proxy_only(const struct sbx_cpol *v, const char *host,
+			    struct sbx_expl *e)
+{
+	struct sb b;
+
+	expl_init(e, &b, "resolve", "proxy-only", net_rule(v->hdr->net));
+	set_src(e, str(v, v->hdr->net_src_file), v->hdr->net_src_line);
+	sb_put(&b, "sbxrun: cannot resolve ");
+	put_host(&b, host, 1);
+	sb_put(&b, ": in a filtered network names are resolved by sbxrun's "
+		   "proxy, not inside the sandbox: reach it through "
+		   "HTTP_PROXY, HTTPS_PROXY or ALL_PROXY (rule ");
+	sb_put(&b, e->rule);
+	sb_put(&b, " from ");
+	sb_put(&b, e->src);
+	sb_putc(&b, ')');
 }
 
 void sbx_explain_socket(const struct sbx_cpol *v, int family, unsigned flags,

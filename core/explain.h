@@ -35,6 +35,10 @@
 
 /* Leave out the "; to allow: ..." part. */
 #define SBX_EXPL_NO_FIX 0x1u
+/* The refused call makes a directory (mkdir): a fix that names a path
+ * that may not exist ends in '/', which --allow-write creates as a
+ * directory. */
+#define SBX_EXPL_DIR 0x2u
 
 /*
  * One explanation: the line as printed and the fields of its refusal
@@ -85,6 +89,11 @@ void sbx_explain_net(const struct sbx_cpol *v, const char *verb,
 		     const char *host, uint16_t port, const struct sbx_ip *addr,
 		     const struct sbx_net_decision *d, unsigned flags,
 		     struct sbx_expl *e);
+/* network = filtered: the program resolved an allowed name itself, which
+ * nothing inside the sandbox can (names are the proxy's to resolve).  Op
+ * "resolve", kind "proxy-only", no fix (the name is allowed already). */
+void sbx_explain_proxy_only(const struct sbx_cpol *v, const char *host,
+			    struct sbx_expl *e);
 /* host:port as the messages and records name it: "example.com:443",
  * "[::1]:80", "'x??y':443". */
 void sbx_net_target(char *buf, size_t sz, const char *host, uint16_t port);

@@ -32,6 +32,43 @@ static int is_system_dir(const char *d)
 	       strncmp(d, "/proc/", 6) == 0 || strncmp(d, "/sys/", 5) == 0;
 }
 
+/* SEC-11, TIME-04: a writable project that holds a home, or a secret
+ * hidden under one, would let the command rename the secret's parent out
+ * of its rule, or write the startup files; the hide would not follow. */
+static int check_project_secrets(const struct sbx_policy *p,
+				 struct sbx_err *err)
+{
+	const char *homes[2] = { p->home, p->home_pw };
+	size_t plen = strlen(p->project);
+
+	for (int i = 0; i < 2; i++)
+		if (homes[i] && sbx_path_within(homes[i], p->project, plen))
+			return sbx_errf(
+				err, 0,
+				"refusing to make '%s' the writable project: "
+				"it holds %s home directory '%s' (run from a "
+				"project directory, or force with "
+				"--unsafe-project)",
+				p->project, i ? "the account's" : "your",
+				homes[i]);
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct sbx_path_rule *r = &p->rules[i];
+
+		if (r->mode == SBX_HIDE && (r->flags & SBX_RF_HOMEREL) &&
+		    sbx_path_within(r->root, p->project, plen))
+			return sbx_errf(
+				err, 0,
+				"refusing to make '%s' the writable project: "
+				"it holds the hidden path '%s' (rule %s:%d), "
+				"which a command could move out of its rule "
+				"(run from a project directory, or force with "
+				"--unsafe-project)",
+				p->project, r->root,
+				r->src.file ? r->src.file : "?", r->src.line);
+	}
+	return 0;
+}
+
 static int check_project(const struct sbx_policy *p, struct sbx_err *err)
 {
 	if (!p->project)
@@ -51,7 +88,7 @@ static int check_project(const struct sbx_policy *p, struct sbx_err *err)
 				"the writable project (run from a project "
 				"directory, or force with --unsafe-project)",
 				p->project);
-	return 0;
+	return check_project_secrets(p, err);
 }
 
 /*

@@ -84,9 +84,11 @@ void sbx_policy_free(struct sbx_policy *p)
 	strv_free(&p->env_keep);
 	strv_free(&p->env_drop);
 	strv_free(&p->warnings);
+	strv_free(&p->conf_files);
 	free(p->profile);
 	free(p->project);
 	free(p->home);
+	free(p->home_pw);
 	free(p->cache_dir);
 	for (size_t i = 0; i < p->npool; i++)
 		free(p->pool[i]);
@@ -264,7 +266,9 @@ static void forget_pointers(struct sbx_policy *d)
 	memset(&d->env_keep, 0, sizeof(d->env_keep));
 	memset(&d->env_drop, 0, sizeof(d->env_drop));
 	memset(&d->warnings, 0, sizeof(d->warnings));
+	memset(&d->conf_files, 0, sizeof(d->conf_files));
 	d->profile = d->project = d->home = d->cache_dir = NULL;
+	d->home_pw = NULL;
 	d->pool = NULL;
 	d->npool = d->cappool = 0;
 	d->rix = NULL;
@@ -287,6 +291,7 @@ int sbx_policy_copy(struct sbx_policy *d, const struct sbx_policy *s,
 	d->profile = dup_or(s->profile, &bad);
 	d->project = dup_or(s->project, &bad);
 	d->home = dup_or(s->home, &bad);
+	d->home_pw = dup_or(s->home_pw, &bad);
 	d->cache_dir = dup_or(s->cache_dir, &bad);
 	d->net_src = src_in(d, s->net_src, &bad);
 	d->inject_src = src_in(d, s->inject_src, &bad);
@@ -296,7 +301,8 @@ int sbx_policy_copy(struct sbx_policy *d, const struct sbx_policy *s,
 	    strv_copy(d, &d->unix_sockets, &s->unix_sockets) < 0 ||
 	    strv_copy(d, &d->env_keep, &s->env_keep) < 0 ||
 	    strv_copy(d, &d->env_drop, &s->env_drop) < 0 ||
-	    strv_copy(d, &d->warnings, &s->warnings) < 0 || bad) {
+	    strv_copy(d, &d->warnings, &s->warnings) < 0 ||
+	    strv_copy(d, &d->conf_files, &s->conf_files) < 0 || bad) {
 		sbx_policy_free(d);
 		return sbx_errf(err, 0, "out of memory");
 	}
@@ -449,16 +455,37 @@ static int any_glob(const struct sbx_strv *v, const char *name)
 	return 0;
 }
 
-int sbx_policy_env_pass(const struct sbx_policy *p, const char *var)
+/* The name of NAME=value, and the same in upper case (SEC-12: drop
+ * patterns hold for "github_token" as for "GITHUB_TOKEN"). */
+static int env_name(const char *var, char name[256], char upper[256])
 {
-	char name[256];
 	size_t n = strcspn(var, "=");
 
-	if (n >= sizeof(name))
-		return 0;
+	if (n >= 256)
+		return -1;
 	memcpy(name, var, n);
 	name[n] = '\0';
+	for (size_t i = 0; i <= n; i++)
+		upper[i] = (char)(name[i] >= 'a' && name[i] <= 'z'
+					  ? name[i] - 'a' + 'A'
+					  : name[i]);
+	return 0;
+}
+
+int sbx_policy_env_pass(const struct sbx_policy *p, const char *var)
+{
+	char name[256], upper[256];
+
+	if (env_name(var, name, upper) < 0)
+		return 0;
 	if (any_glob(&p->env_keep, name))
 		return 1;
-	return !any_glob(&p->env_drop, name);
+	return !any_glob(&p->env_drop, name) && !any_glob(&p->env_drop, upper);
+}
+
+int sbx_policy_env_kept(const struct sbx_policy *p, const char *var)
+{
+	char name[256], upper[256];
+
+	return env_name(var, name, upper) == 0 && any_glob(&p->env_keep, name);
 }

@@ -42,9 +42,13 @@ struct sbx_src {
 #define SBX_RF_KMODE \
 	0x40u /* added for the kernel mode (landlock-only's
 				 * /dev/pts and /dev/shm): not a secret */
+#define SBX_RF_MKDIR \
+	0x100u /* --allow-write PATH/: made as a directory
+				 * when missing at launch */
 #define SBX_RF_GONE \
 	0x80u /* hidden path missing at launch: a refusal
 				 * there is of nothing, and not explained */
+#define SBX_RF_HOMEREL 0x100u /* written under the home: "~/..." */
 
 #define SBX_MAX_SUFFIXES 16
 
@@ -154,10 +158,17 @@ struct sbx_policy {
 
 	char *project; /* realpath of the project directory */
 	char *home; /* $HOME, normalised */
+	char *home_pw; /* the account's home (/etc/passwd) when it is not
+			* home, or NULL: "~" hides and read-only rules hold
+			* under both (SEC-11) */
 	char *cache_dir; /* per-project cache dir (build profile) or NULL */
 	int redirect_caches; /* build profile: point cache vars at cache_dir */
 	int allow_unsafe_project; /* --force: / or $HOME as project */
 	struct sbx_strv warnings; /* "file:line: text" */
+	/* every conf and profile file the policy was read from but the
+	 * trusted in-repo conf (whose bytes trust binds): none may be
+	 * writable inside the sandbox (CONF-02, launcher/lib/selfcheck.c) */
+	struct sbx_strv conf_files;
 	int quiet; /* no explanations on stderr */
 	int explain_to_report_only;
 
@@ -293,6 +304,8 @@ const struct sbx_path_rule *sbx_policy_match(const struct sbx_policy *p,
 
 /* Environment: should this variable (NAME=value or NAME) be passed? */
 int sbx_policy_env_pass(const struct sbx_policy *p, const char *name);
+/* Does an env.keep pattern name it (then its value is not judged)? */
+int sbx_policy_env_kept(const struct sbx_policy *p, const char *var);
 
 /* Warnings collected while building (ignored rules and the like); the
  * caller prints them. */

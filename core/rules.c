@@ -225,13 +225,27 @@ int sbx_policy_add_rule(struct sbx_policy *p, const struct sbx_rule *r,
 			struct sbx_err *err)
 {
 	char norm[PATH_MAX];
+	struct sbx_rule in;
 
 	if (check_rule(r, err) < 0)
 		return -1;
 	if (sbx_path_norm(r->root, p->project, p->home, 1, norm, sizeof(norm)) <
 	    0)
 		return sbx_errf(err, errno, "bad path '%s'", r->root);
-	return sbx_rule_add_norm(p, norm, r, err);
+	if (r->root[0] != '~')
+		return sbx_rule_add_norm(p, norm, r, err);
+	in = *r;
+	in.flags |= SBX_RF_HOMEREL;
+	if (sbx_rule_add_norm(p, norm, &in, err) < 0)
+		return -1;
+	/* SEC-11: what is hidden or read-only under $HOME is so under the
+	 * account's home as well (never what is writable). */
+	if (!p->home_pw || r->mode == SBX_RW)
+		return 0;
+	if (sbx_path_norm(r->root, p->project, p->home_pw, 1, norm,
+			  sizeof(norm)) < 0)
+		return sbx_errf(err, errno, "bad path '%s'", r->root);
+	return sbx_rule_add_norm(p, norm, &in, err);
 }
 
 int sbx_policy_add_path(struct sbx_policy *p, const char *root,

@@ -41,13 +41,18 @@ static int obj_is_file(const struct sbx_path_q *q)
 	return S_ISREG(st.st_mode) || S_ISLNK(st.st_mode);
 }
 
-/* Size of the existing regular file at the call's path, or -1. */
+/* Size of the existing regular file the call keeps, or -1: the one at
+ * the call's path, or for a new name (rename, link) the object that gets
+ * it, so a big file moved or linked into a limited root counts. */
 static int64_t file_size(const struct sbx_path_q *q)
 {
 	const struct shim_fs *f = q->ctx;
 	struct stat st;
+	int r = (f->chk & CHK_NAME) && f->obj && f->obj != f->path
+			? sys_fstatat(f->objfd, f->obj, &st, f->objflags)
+			: sys_fstatat(f->dirfd, f->path, &st, 0);
 
-	if (sys_fstatat(f->dirfd, f->path, &st, 0) < 0 || !S_ISREG(st.st_mode))
+	if (r < 0 || !S_ISREG(st.st_mode))
 		return -1;
 	return st.st_size;
 }
@@ -135,7 +140,8 @@ int shim_app_check(const struct shim_fs *f)
 	errno = saved;
 	if (!shim_refuses(&d) || missing_anyway(f, abs, &d))
 		return 0;
-	shim_explain_fs(f->path, abs, f->op, &d);
+	shim_explain_fs(f->path, abs, f->op, &d,
+			(f->chk & CHK_MKDIR) ? SBX_EXPL_DIR : 0);
 	return refusal_errno(d.verdict);
 }
 
@@ -153,7 +159,7 @@ int shim_app_check_fd(int fd, int64_t size)
 	d = sbx_decide_path(&shim_g.pol, &q);
 	if (d.verdict != SBX_DENY_SIZE)
 		return 0;
-	shim_explain_fs(abs, abs, SBX_OP_WRITE, &d);
+	shim_explain_fs(abs, abs, SBX_OP_WRITE, &d, 0);
 	return EFBIG;
 }
 
@@ -213,7 +219,8 @@ int shim_explain_failure(const struct shim_fs *f, int err)
 	if (d.verdict != SBX_ALLOW && missing_anyway(f, abs, &d))
 		d.verdict = SBX_ALLOW;
 	if (d.verdict != SBX_ALLOW)
-		shim_explain_fs(f->path, abs, f->op, &d);
+		shim_explain_fs(f->path, abs, f->op, &d,
+				(f->chk & CHK_MKDIR) ? SBX_EXPL_DIR : 0);
 	errno = err;
 	return d.verdict != SBX_ALLOW;
 }

@@ -137,7 +137,7 @@ void shim_emit(const struct sbx_expl *e, const char *target, uint64_t key)
 /* A path refusal, the kernel's or the shim's; the message is built
  * only the first time (op, path) is refused in this process. */
 void shim_explain_fs(const char *shown, const char *abs, enum sbx_op op,
-		     const struct sbx_path_decision *d)
+		     const struct sbx_path_decision *d, unsigned eflags)
 {
 	struct sbx_expl e;
 	/* A hidden path is one refusal whatever is tried on it (bash reads
@@ -148,7 +148,7 @@ void shim_explain_fs(const char *shown, const char *abs, enum sbx_op op,
 
 	if (d->verdict == SBX_ALLOW || shim_seen(key))
 		return;
-	sbx_explain_path(&shim_g.pol, shown, abs, op, d, 0, &e);
+	sbx_explain_path(&shim_g.pol, shown, abs, op, d, eflags, &e);
 	shim_emit(&e, abs, key);
 }
 

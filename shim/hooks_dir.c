@@ -30,12 +30,14 @@
 
 int mkdir(const char *path, mode_t mode)
 {
-	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY), REAL(mkdir)(path, mode));
+	PATH_HOOK(W(AT_FDCWD, path, CHK_MODIFY | CHK_MKDIR),
+		  REAL(mkdir)(path, mode));
 }
 
 int mkdirat(int dirfd, const char *path, mode_t mode)
 {
-	PATH_HOOK(W(dirfd, path, CHK_MODIFY), REAL(mkdirat)(dirfd, path, mode));
+	PATH_HOOK(W(dirfd, path, CHK_MODIFY | CHK_MKDIR),
+		  REAL(mkdirat)(dirfd, path, mode));
 }
 
 int unlink(const char *path)
@@ -104,7 +106,7 @@ int rename(const char *oldpath, const char *newpath)
 {
 	PATH2_HOOK(rename_src(AT_FDCWD, oldpath, AT_FDCWD, newpath, 0),
 		   named(AT_FDCWD, newpath, AT_FDCWD, oldpath,
-			 AT_SYMLINK_NOFOLLOW, CHK_TREE),
+			 AT_SYMLINK_NOFOLLOW, CHK_TREE | CHK_SIZE),
 		   REAL(rename)(oldpath, newpath));
 }
 
@@ -113,7 +115,7 @@ int renameat(int olddirfd, const char *oldpath, int newdirfd,
 {
 	PATH2_HOOK(rename_src(olddirfd, oldpath, newdirfd, newpath, 0),
 		   named(newdirfd, newpath, olddirfd, oldpath,
-			 AT_SYMLINK_NOFOLLOW, CHK_TREE),
+			 AT_SYMLINK_NOFOLLOW, CHK_TREE | CHK_SIZE),
 		   REAL(renameat)(olddirfd, oldpath, newdirfd, newpath));
 }
 
@@ -122,7 +124,7 @@ int renameat2(int olddirfd, const char *oldpath, int newdirfd,
 {
 	PATH2_HOOK(rename_src(olddirfd, oldpath, newdirfd, newpath, flags),
 		   named(newdirfd, newpath, olddirfd, oldpath,
-			 AT_SYMLINK_NOFOLLOW, CHK_TREE),
+			 AT_SYMLINK_NOFOLLOW, CHK_TREE | CHK_SIZE),
 		   REAL(renameat2)(olddirfd, oldpath, newdirfd, newpath,
 				   flags));
 }
@@ -135,7 +137,7 @@ int link(const char *oldpath, const char *newpath)
 {
 	PATH2_HOOK(LINK_SRC(AT_FDCWD, oldpath),
 		   named(AT_FDCWD, newpath, AT_FDCWD, oldpath,
-			 AT_SYMLINK_NOFOLLOW, 0),
+			 AT_SYMLINK_NOFOLLOW, CHK_SIZE),
 		   REAL(link)(oldpath, newpath));
 }
 
@@ -152,7 +154,7 @@ int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
 {
 	PATH2_HOOK(LINK_SRC(olddirfd, oldpath),
 		   named(newdirfd, newpath, olddirfd, oldpath,
-			 link_objflags(flags), 0),
+			 link_objflags(flags), CHK_SIZE),
 		   REAL(linkat)(olddirfd, oldpath, newdirfd, newpath, flags));
 }
 

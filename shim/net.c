@@ -127,15 +127,22 @@ void shim_net_failed(const struct sockaddr *sa, socklen_t len, int err,
 	errno = err;
 }
 
-/* A name lookup failed while the policy forbids it. */
+/* A name lookup failed while the policy forbids it, or, in a filtered
+ * network, for an allowed name: only the proxy resolves names there. */
 void shim_net_resolve_failed(const char *node)
 {
 	struct sbx_net_decision d = sbx_decide_net(&shim_g.pol, node, NULL, 0);
 	struct sbx_expl e;
 
-	if (d.why == SBX_NETW_ALLOW || shim_seen(shim_key("resolve", node)))
+	if (d.why == SBX_NETW_ALLOW && shim_g.pol.hdr->net != SBX_NET_FILTERED)
 		return;
-	sbx_explain_net(&shim_g.pol, "resolve", node, 0, NULL, &d, 0, &e);
+	if (shim_seen(shim_key("resolve", node)))
+		return;
+	if (d.why == SBX_NETW_ALLOW)
+		sbx_explain_proxy_only(&shim_g.pol, node, &e);
+	else
+		sbx_explain_net(&shim_g.pol, "resolve", node, 0, NULL, &d, 0,
+				&e);
 	shim_emit(&e, node, shim_key("resolve", node));
 }
 

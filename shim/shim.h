@@ -26,8 +26,10 @@
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -110,6 +112,9 @@ struct shim_var_copy {
 #define CHK_TREE SBX_Q_TREE /* removes or moves the path and all below */
 #define CHK_SIZE SBX_Q_SIZE /* opens an existing file: size limit */
 #define CHK_ATTR SBX_Q_ATTR /* changes only attributes */
+/* the call makes a directory (the fix is written "PATH/"); not the
+ * decider's */
+#define CHK_MKDIR 0x1000u
 
 struct shim_state {
 	struct sbx_cpol pol; /* valid when active */
@@ -306,6 +311,12 @@ static inline void shim_fs_post(int look, int failed, const struct shim_fs *a,
 		return rc_;                              \
 	} while (0)
 
+/* hooks_write.c: 0, or EFBIG when the call would grow a file past its
+ * rule's max_file_bytes (explained).  end: the file's size after the
+ * call if it grows it; pos_n: with end < 0, the call writes n bytes at
+ * the fd's position (or its end, O_APPEND). */
+int shim_grow_check(int fd, int64_t end, size_t n);
+
 /* explain.c */
 
 /* A failed file call: explain it when the policy does.  Keeps errno;
@@ -313,7 +324,7 @@ static inline void shim_fs_post(int look, int failed, const struct shim_fs *a,
 int shim_explain_failure(const struct shim_fs *f, int err);
 /* A refusal of a file call, by the shim or the kernel. */
 void shim_explain_fs(const char *shown, const char *abs, enum sbx_op op,
-		     const struct sbx_path_decision *d);
+		     const struct sbx_path_decision *d, unsigned eflags);
 void shim_explain_exec(const char *shown, const char *abs,
 		       const struct sbx_cpol_exec *e);
 

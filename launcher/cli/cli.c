@@ -95,6 +95,11 @@ static void h_flag(struct cli *c, const char *arg, const struct optdef *d)
 	c->opts.flags |= (unsigned)d->value;
 }
 
+static void h_shim_only(struct cli *c, const char *arg, const struct optdef *d)
+{
+	c->shim_only = 1;
+}
+
 static void h_verbose(struct cli *c, const char *arg, const struct optdef *d)
 {
 	c->verbose = 1;
@@ -146,6 +151,9 @@ static const struct optdef opts[] = {
 	{ "sh", 0, h_sh, NULL,
 	  "be /bin/sh for a tool (as sbxrun-sh): the rest are its arguments", 0,
 	  NULL },
+	{ "shim-only", 0, h_shim_only, NULL,
+	  "ADVISORY: no sandbox, only the shim's rules (where none can nest)",
+	  0, NULL },
 	{ "check", 1, h_action, "PATH",
 	  "what the policy says about PATH, and why", CLI_CHECK, NULL },
 	{ "list-paths", 0, h_action, NULL,
@@ -214,6 +222,9 @@ void cli_usage(FILE *fp)
 		"  sbxrun --check ~/.ssh/id_rsa     why is this hidden?\n"
 		"  sbxrun --add-path ~/.cache/go-build   one more writable dir\n"
 		"  sbxrun --net loopback -- pytest  tests that use local servers\n"
+		"  make SHELL=sbxrun-sh             each recipe in a sandbox\n"
+		"  sbxrun --shim-only -- make       ADVISORY: no sandbox can nest "
+		"here\n"
 		"\nexit status: the command's; 124 timeout; 125 sbxrun failed; "
 		"126 cannot run; 127 not found\n");
 }
@@ -256,6 +267,8 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		c->argv = argv + optind;
 	if (c->shell && c->argv)
 		die("give either -c STRING or a command, not both");
+	if (c->shim_only && c->action != CLI_RUN && c->action != CLI_DRY_RUN)
+		die("--shim-only goes with a command or --dry-run");
 	if (c->sh && (c->shell || c->action != CLI_RUN))
 		die("--sh takes the shell's arguments after it, and no "
 		    "management option");

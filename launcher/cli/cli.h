@@ -48,6 +48,7 @@ struct cli {
 	int verbose;
 	int sh; /* --sh or run as sbxrun-sh: argv are /bin/sh's arguments */
 	int interactive; /* the command is an interactive shell */
+	int shim_only; /* --shim-only: no sandbox, the shim alone */
 	char **argv; /* the command, or NULL */
 };
 

@@ -188,6 +188,42 @@ static void sb_override(struct sbuf *b, const char *ov)
 	sb_word(b, eq + 1);
 }
 
+/*
+ * The original command, readable, as a comment after the rewritten one:
+ * a person reviewing the agent's transcript sees what runs, not only
+ * base64.  A comment ends at a newline, so every control byte (newlines
+ * too) is shown as '?' and nothing of it can become a command; long
+ * commands are cut at READABLE_MAX bytes with "...".  sbxrun never reads
+ * it: the command it runs is the base64 one.
+ */
+#define READABLE_MAX 300
+
+static void sb_readable(struct sbuf *b, const char *cmd, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)cmd;
+	size_t n = len;
+
+	/* the text is UTF-8 (it came as JSON): cut on a character */
+	if (n > READABLE_MAX)
+		for (n = READABLE_MAX; n > 0 && (u[n] & 0xc0) == 0x80; n--)
+			;
+	sb_str(b, " # ");
+	for (size_t i = 0; i < n; i++) {
+		/* C0, DEL, and C1 (U+0080..U+009F, c2 80..c2 9f) */
+		if (u[i] == 0xc2 && i + 1 < n && u[i + 1] >= 0x80 &&
+		    u[i + 1] <= 0x9f) {
+			sb_str(b, "?");
+			i++;
+		} else if (u[i] < 0x20 || u[i] == 0x7f) {
+			sb_str(b, "?");
+		} else {
+			sb_add(b, cmd + i, 1);
+		}
+	}
+	if (n < len)
+		sb_str(b, "...");
+}
+
 char *sbx_hook_rewrite(const char *sbxrun, const char *cwd, const char *cmd,
 		       size_t len, const struct sbx_opts *o)
 {
@@ -226,6 +262,7 @@ char *sbx_hook_rewrite(const char *sbxrun, const char *cwd, const char *cmd,
 	sb_str(&b, b64);
 	sb_str(&b, "'");
 	free(b64);
+	sb_readable(&b, cmd, len);
 	if (b.oom) {
 		free(b.s);
 		return NULL;

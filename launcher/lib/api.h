@@ -26,6 +26,10 @@ struct sbx {
 /* Copy an error out to a caller's errbuf of include/sbx.h (may be NULL). */
 void sbx_err_out(const struct sbx_err *e, char *buf, size_t len);
 
+/* libsbxshim.so next to libsbx or the program, or $SBXRUN_SHIM: 0 with
+ * its path in out (at least PATH_MAX), or -1 (run.c). */
+int sbx_find_shim(char *out, size_t outsz);
+
 /* The compiled policy queries decide over, or NULL when out of memory. */
 const struct sbx_cpol *sbx_query_policy(sbx_t *s);
 

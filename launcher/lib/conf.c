@@ -111,8 +111,15 @@ static int add_to_strv(struct sbx_policy *p, const char *v,
 	return 0;
 }
 
-/* A size: an integer, or a string such as "8G". */
-static int get_size(const config_setting_t *s, uint64_t *out,
+/* What a number counts, for the message when it is not one. */
+static const char *const unit_want[] = {
+	"a number of bytes or a size such as \"512M\" or \"8G\"",
+	"a number of seconds, such as 30",
+	"a whole number, such as 1024",
+};
+
+/* A size: an integer, or a string such as "8G"; unit indexes unit_want. */
+static int get_size(const config_setting_t *s, uint64_t *out, int unit,
 		    struct sbx_err *err)
 {
 	int t = config_setting_type(s);
@@ -129,10 +136,12 @@ static int get_size(const config_setting_t *s, uint64_t *out,
 	if (t == CONFIG_TYPE_STRING &&
 	    sbx_parse_size(config_setting_get_string(s), out) == 0)
 		return 0;
-	return cfail(err, s,
-		     "'%s' must be a number of bytes or a size "
-		     "such as \"512M\" or \"8G\"",
-		     config_setting_name(s));
+	return cfail(err, s, "'%s' must be %s, not %s%s%s%s",
+		     config_setting_name(s), unit_want[unit], type_name(t),
+		     t == CONFIG_TYPE_STRING ? " \"" : "",
+		     t == CONFIG_TYPE_STRING ? config_setting_get_string(s)
+					     : "",
+		     t == CONFIG_TYPE_STRING ? "\"" : "");
 }
 
 /* Member lookup that rejects unknown keys in a group. */
@@ -217,7 +226,7 @@ static int apply_path(struct sbx_policy *p, const config_setting_t *g,
 			 &r.nsuffixes, err) < 0)
 		return -1;
 	s = config_setting_get_member(g, "max_file_bytes");
-	if (s && get_size(s, &r.max_file_bytes, err) < 0)
+	if (s && get_size(s, &r.max_file_bytes, 0, err) < 0)
 		return -1;
 	r.root = config_setting_get_string(root);
 	r.src = src_of(root);
@@ -442,13 +451,14 @@ static int sec_limits(struct sbx_policy *p, const config_setting_t *s,
 	uint64_t *dst[] = { &p->limits.timeout, &p->limits.cpu,
 			    &p->limits.memory,	&p->limits.nofile,
 			    &p->limits.nproc,	&p->limits.fsize };
+	static const int unit[] = { 1, 1, 0, 2, 2, 0 };
 
 	if (want(s, CONFIG_TYPE_GROUP, err) < 0 || check_keys(s, keys, err) < 0)
 		return -1;
 	for (size_t i = 0; keys[i]; i++) {
 		config_setting_t *m = config_setting_get_member(s, keys[i]);
 
-		if (m && get_size(m, dst[i], err) < 0)
+		if (m && get_size(m, dst[i], unit[i], err) < 0)
 			return -1;
 	}
 	return 0;
@@ -688,6 +698,7 @@ static int load_profile(struct sbx_policy *p, const struct sbx_locs *l,
 	if (profile_path(l, name, path, sizeof(path), err) < 0 ||
 	    read_config_file(&c, path, err) < 0)
 		return -1;
+	sbx_strv_add(p, &p->conf_files, path, (struct sbx_src){ path, 0 });
 	base = profile_of(&c);
 	if (base && strcmp(base, name) != 0 &&
 	    load_profile(p, l, base, depth + 1, err) < 0)
@@ -824,6 +835,7 @@ int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 	}
 	p->project = strdup(l->project);
 	p->home = strdup(l->home);
+	p->home_pw = l->account_home[0] ? strdup(l->account_home) : NULL;
 	p->cache_dir = strdup(l->cache_dir);
 	if (read_tiers(p, l, o, t, err) < 0)
 		goto out;

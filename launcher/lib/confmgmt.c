@@ -46,15 +46,14 @@ int sbx_mkdirs(const char *dir, int mode)
  * linked statically and does not load NSS modules.  NULL when neither
  * exists: guessing ("/") would leave the real home's secrets unhidden.
  */
-static const char *home_dir(const struct sbx_opts *o)
+static const char *account_home(void)
 {
 	static char pwhome[PATH_MAX];
-	const char *h = o && o->home ? o->home : getenv("HOME");
 	struct passwd *pw;
 	FILE *fp;
 
-	if (h && h[0] == '/')
-		return h;
+	if (pwhome[0])
+		return pwhome;
 	fp = fopen("/etc/passwd", "re");
 	while (fp && (pw = fgetpwent(fp))) {
 		if (pw->pw_uid == getuid() && pw->pw_dir &&
@@ -66,6 +65,26 @@ static const char *home_dir(const struct sbx_opts *o)
 	if (fp)
 		fclose(fp);
 	return pwhome[0] ? pwhome : NULL;
+}
+
+static const char *home_dir(const struct sbx_opts *o)
+{
+	const char *h = o && o->home ? o->home : getenv("HOME");
+
+	if (h && h[0] == '/')
+		return h;
+	return account_home();
+}
+
+/* SEC-11: the account's home too, when HOME names another place. */
+static void set_account_home(struct sbx_locs *l)
+{
+	const char *a = account_home();
+	char n[PATH_MAX];
+
+	if (a && sbx_path_norm(a, "/", NULL, 1, n, sizeof(n)) == 0 &&
+	    strcmp(n, l->home) != 0 && strcmp(n, "/") != 0)
+		snprintf(l->account_home, sizeof(l->account_home), "%s", n);
 }
 
 /* Shipped profiles: an explicit dir, $SBXRUN_PROFILE_DIR, next to an
@@ -118,6 +137,7 @@ int sbx_locs_init(struct sbx_locs *l, const struct sbx_opts *o,
 			(unsigned)getuid());
 	if (sbx_path_norm(home, "/", NULL, 1, l->home, sizeof(l->home)) < 0)
 		return sbx_errf(err, 0, "bad home directory '%s'", home);
+	set_account_home(l);
 	if (!proj && !getcwd(cwd, sizeof(cwd)))
 		return sbx_errf(err, errno,
 				"cannot find the current directory");
@@ -357,7 +377,11 @@ static int ov_path(struct sbx_policy *p, const char *v, enum sbx_pmode m,
 					     : "--hide",
 			       0 };
 
-	return sbx_policy_add_path(p, v, m, SBX_RF_FLAG, src, err);
+	size_t n = strlen(v);
+	unsigned dir = m == SBX_RW && n > 1 && v[n - 1] == '/' ? SBX_RF_MKDIR
+							       : 0;
+
+	return sbx_policy_add_path(p, v, m, SBX_RF_FLAG | dir, src, err);
 }
 
 static int ov_net(struct sbx_policy *p, const char *v, struct sbx_err *err)

@@ -71,6 +71,78 @@ const char *sbx_env_net(enum sbx_net net)
 	return "off";
 }
 
+/* ------------------------------------------------------------ values */
+
+static int tokchar(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+/* The userinfo of each URL in v: "user:password@" with a password, or a
+ * user alone as long as a token ("https://TOKEN@host", a Sentry DSN). */
+static int url_credentials(const char *v)
+{
+	for (const char *s = strstr(v, "://"); s; s = strstr(s + 1, "://")) {
+		const char *u = s + 3, *end = u + strcspn(u, "/?#@ \t\n,;\"'");
+		const char *colon;
+		size_t ulen;
+
+		if (*end != '@')
+			continue;
+		colon = memchr(u, ':', (size_t)(end - u));
+		if (colon && colon + 1 < end)
+			return 1;
+		ulen = (size_t)((colon ? colon : end) - u);
+		if (!colon && ulen >= 20)
+			return 1;
+	}
+	return 0;
+}
+
+/* Well-known token shapes: a prefix at the start of a word, then at least
+ * min token characters (AWS key ids: exactly 16 upper-case ones). */
+static int token_prefix(const char *v)
+{
+	static const struct {
+		const char *pre;
+		size_t min;
+	} pre[] = {
+		{ "ghp_", 20 },	   { "gho_", 20 },  { "ghu_", 20 },
+		{ "ghs_", 20 },	   { "ghr_", 20 },  { "github_pat_", 20 },
+		{ "glpat-", 16 },  { "sk-", 20 },   { "xoxb-", 10 },
+		{ "xoxp-", 10 },   { "xoxa-", 10 }, { "xoxr-", 10 },
+		{ "xoxs-", 10 },   { "xoxe-", 10 }, { "npm_", 30 },
+		{ "pypi-", 30 },   { "hf_", 30 },   { "AIza", 30 },
+		{ "dop_v1_", 30 }, { "glsa_", 20 }, { "sq0atp-", 20 },
+		{ "AKIA", 16 },	   { "ASIA", 16 },
+	};
+
+	for (const char *w = v; *w; w++) {
+		if (w != v && tokchar(w[-1]))
+			continue;
+		for (size_t i = 0; i < NELEM(pre); i++) {
+			size_t pl = strlen(pre[i].pre), n = 0;
+
+			if (strncmp(w, pre[i].pre, pl) != 0)
+				continue;
+			while (tokchar(w[pl + n]))
+				n++;
+			if (pre[i].pre[0] == 'A' && pre[i].pre[1] != 'I')
+				n = strspn(w + pl, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						   "0123456789");
+			if (n >= pre[i].min)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+int sbx_env_secret_value(const char *value)
+{
+	return url_credentials(value) || token_prefix(value);
+}
+
 static int has_name(const char *var, const char *name)
 {
 	size_t n = strlen(name);
@@ -173,8 +245,9 @@ static int set_ours(struct sbx_env *e, const struct sbx_policy *p,
 			if (set(e, "%s=%s/%s", cache_vars[i].var, p->cache_dir,
 				cache_vars[i].sub) < 0)
 				return -1;
-	if (set(e, "SBXRUN=1") < 0 ||
-	    set(e, "SBXRUN_NET=%s", sbx_env_net(p->net)) < 0 ||
+	if (set(e, "SBXRUN=%s", x->advisory ? "advisory" : "1") < 0 ||
+	    set(e, "SBXRUN_NET=%s", x->advisory ? "on" : sbx_env_net(p->net)) <
+		    0 ||
 	    (x->report_addr &&
 	     set(e, "SBXRUN_REPORT=%s", x->report_addr) < 0) ||
 	    (x->policy_file && set(e, "SBXRUN_POLICY=%s", x->policy_file) < 0))
@@ -182,6 +255,23 @@ static int set_ours(struct sbx_env *e, const struct sbx_policy *p,
 	if (p->net == SBX_NET_FILTERED && x->proxy_addr && set_proxy(e, x) < 0)
 		return -1;
 	return set_preload(e, x->shim, kept_preload);
+}
+
+/* SEC-12: the name of a variable withheld, for the report (never the
+ * value). */
+static int withhold(struct sbx_env *e, const char *var, const char *eq)
+{
+	char *name;
+
+	if (e->nwithheld == SBX_ENV_MAX_WITHHELD)
+		return 0;
+	if (!e->withheld &&
+	    !(e->withheld = calloc(SBX_ENV_MAX_WITHHELD + 1, sizeof(char *))))
+		return -1;
+	if (!(name = strndup(var, (size_t)(eq - var))))
+		return -1;
+	e->withheld[e->nwithheld++] = name;
+	return 0;
 }
 
 int sbx_env_build(struct sbx_env *e, const struct sbx_policy *p,
@@ -199,8 +289,17 @@ int sbx_env_build(struct sbx_env *e, const struct sbx_policy *p,
 	if (!e->v || !e->own)
 		goto nomem;
 	for (size_t i = 0; i < n; i++) {
-		if (!strchr(from[i], '=') || !sbx_policy_env_pass(p, from[i]))
+		const char *eq = strchr(from[i], '=');
+
+		if (!eq)
 			continue;
+		if (!sbx_policy_env_pass(p, from[i]) ||
+		    (!sbx_policy_env_kept(p, from[i]) && !ours(from[i], p) &&
+		     sbx_env_secret_value(eq + 1))) {
+			if (!ours(from[i], p) && withhold(e, from[i], eq) < 0)
+				goto nomem;
+			continue;
+		}
 		if (has_name(from[i], "LD_PRELOAD"))
 			kept_preload = from[i] + 11;
 		if (!ours(from[i], p))
@@ -218,6 +317,9 @@ void sbx_env_free(struct sbx_env *e)
 	for (size_t i = 0; i < e->nown; i++)
 		free(e->own[i]);
 	free(e->own);
+	for (size_t i = 0; i < e->nwithheld; i++)
+		free(e->withheld[i]);
+	free(e->withheld);
 	free(e->v);
 	memset(e, 0, sizeof(*e));
 }

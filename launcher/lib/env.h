@@ -16,6 +16,9 @@ struct sbx_env_vars {
 	const char *shim; /* libsbxshim.so: LD_PRELOAD, or NULL */
 	const char *policy_file; /* SBXRUN_POLICY, or NULL */
 	const char *report_addr; /* SBXRUN_REPORT, or NULL */
+	/* --shim-only: no sandbox; SBXRUN=advisory and SBXRUN_NET=on say
+	 * so (the network is the host's) */
+	int advisory;
 	/* network = filtered: the proxy (HTTP_PROXY and the rest), or
 	 * proxy_addr NULL.  The secret, when not "", goes into the URLs. */
 	const char *proxy_addr;
@@ -28,11 +31,18 @@ struct sbx_env {
 	char **v; /* NULL-terminated, for execve */
 	char **own; /* the strings made here */
 	size_t n, nown;
+	/* names of the caller's variables withheld, by name or by value;
+	 * NULL-terminated, or NULL (at most SBX_ENV_MAX_WITHHELD) */
+	char **withheld;
+	size_t nwithheld;
 };
+#define SBX_ENV_MAX_WITHHELD 256
 
 /*
  * Build it from the caller's environment (from; NULL: none):
- *   - each NAME=value of from that the policy passes (sbx_policy_env_pass),
+ *   - each NAME=value of from that the policy passes (sbx_policy_env_pass)
+ *     and whose value carries no credential (sbx_env_secret_value; a
+ *     variable env.keep names is passed as it is),
  *     except the variables set below, which replace inherited ones (a
  *     nested sbxrun must not pass the outer sandbox's on as its own);
  *   - the build profile's cache variables, pointed at p->cache_dir;
@@ -47,6 +57,12 @@ int sbx_env_build(struct sbx_env *e, const struct sbx_policy *p,
 		  char *const *from, const struct sbx_env_vars *x,
 		  struct sbx_err *err);
 void sbx_env_free(struct sbx_env *e);
+
+/* SEC-12: does a value carry a credential whatever its name?  A URL with
+ * a password (postgres://u:pw@h, http://u:pw@proxy) or a token as its
+ * user, or a word with a well-known token prefix (ghp_, github_pat_,
+ * glpat-, sk-, xox?-, AKIA..., npm_, pypi-, hf_, AIza...). */
+int sbx_env_secret_value(const char *value);
 
 /* The value of SBXRUN_NET for a network mode. */
 const char *sbx_env_net(enum sbx_net net);

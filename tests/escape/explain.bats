@@ -128,7 +128,7 @@ git_repo() {
 	git_repo
 	run_rep git config user.name someone
 	[ "$status" -ne 0 ]
-	once "^sbxrun: cannot write '[^']*\\.git/config': protected, read-only even inside a writable path \\(rule $P/repo/\\.git/config from "
+	once "^sbxrun: cannot write '[^']*\\.git/config': protected, read-only even inside a writable path: it can make programs run outside the sandbox later \\(rule $P/repo/\\.git/config from "
 	jq -e --arg t "$P/repo/.git/config" '(.refusals | length) == 1 and
 		.refusals[0].operation == "write" and .refusals[0].target == $t and
 		.refusals[0].count == 1' "$T/r.json"
@@ -166,17 +166,21 @@ git_repo() {
 	# landlock-only inside landlock-only cannot exec anything (EACCES)
 	full_mode || skip "the outer run must be full mode"
 	# the inner run's state directory: private, in the project; its
-	# profiles ours (files of others' ids show as nobody's inside)
+	# profiles ours (files of others' ids show as nobody's inside) and
+	# outside its own project (in.d)
 	mkdir -m 700 "$P/xdg"
+	mkdir "$P/in.d"
 	cp -r "$SBXRUN_PROFILE_DIR" "$P/prof"
 	chmod -R go-w "$P/prof"
-	run xsbx -- sh -c 'XDG_RUNTIME_DIR="$4" SBXRUN_PROFILE_DIR="$3" \
-		"$1" --mode landlock-only -- "$2" mount /tmp' sh "$SBXRUN" "$SBX_SYS.static" "$P/prof" "$P/xdg"
+	# (an ASan sbxrun runs with the outer shim preloaded before it)
+	export ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0
+	run xsbx -- sh -c 'cd "$5" && XDG_RUNTIME_DIR="$4" SBXRUN_PROFILE_DIR="$3" \
+		"$1" --mode landlock-only -- "$2" mount /tmp' sh "$SBXRUN" "$SBX_SYS.static" "$P/prof" "$P/xdg" "$P/in.d"
 	echo "$output"
 	[ "$(result)" = "-1 EPERM" ]
 	! printf '%s\n' "$output" | grep -q '^sbxrun: blocked seccomp'
-	run xsbx -- sh -c 'XDG_RUNTIME_DIR="$3" SBXRUN_PROFILE_DIR="$2" \
-		"$1" --mode landlock-only --dry-run' sh "$SBXRUN" "$P/prof" "$P/xdg"
+	run xsbx -- sh -c 'cd "$4" && XDG_RUNTIME_DIR="$3" SBXRUN_PROFILE_DIR="$2" \
+		"$1" --mode landlock-only --dry-run' sh "$SBXRUN" "$P/prof" "$P/xdg" "$P/in.d"
 	echo "$output"
 	printf '%s\n' "$output" | grep -q 'kernel refusals explained.*inside another sbxrun'
 }
@@ -187,4 +191,30 @@ git_repo() {
 	[ "$(result)" = "-1 EPERM" ]
 	! printf '%s\n' "$output" | grep -q '^sbxrun: blocked'
 	jq -e '(.refusals | length) == 1 and .refusals[0].target == "mount"' "$T/r.json"
+}
+
+@test "SCX-14 a hidden file removed or hard-linked (EBUSY, EROFS, EXDEV in full mode): named as hidden, once" {
+	run_rep ln "$HOME/.netrc" "$P/n"
+	[ "$status" -ne 0 ]
+	once "^sbxrun: cannot (read|write) '$HOME/\\.netrc': hidden by the sandbox policy"
+	[ ! -e "$P/n" ]
+	run_rep rm -f "$HOME/.netrc"
+	[ "$status" -ne 0 ]
+	once "^sbxrun: cannot write '$HOME/\\.netrc': hidden by the sandbox policy"
+	grep -q "$CANARY" "$HOME/.netrc"
+}
+
+@test "SCX-15 threads of one process refused the same call: said once, for the process" {
+	command -v python3 >/dev/null || skip "no python3"
+	run_rep python3 -c '
+import ctypes, os, threading
+libc = ctypes.CDLL(None, use_errno=True)
+def f():
+    r = libc.unshare(0x10000000)
+    os.write(1, b"RESULT %d %d\n" % (r, ctypes.get_errno()))
+ts = [threading.Thread(target=f) for _ in range(4)]
+[t.start() for t in ts]; [t.join() for t in ts]'
+	[ "$(printf '%s\n' "$output" | grep -c '^RESULT -1 1$')" = 4 ]
+	once '^sbxrun: blocked unshare by python3 \(pid [0-9]+\): namespaces and mounts'
+	one_refusal syscall unshare syscall python3
 }

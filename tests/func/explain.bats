@@ -150,3 +150,166 @@ SUDO_LINE="sbxrun: refused to run 'sudo': privilege escalation is not available 
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
 }
+
+# ------------------------------------------------------------ every kind
+
+# follow CMD WANT [SBXRUN-OPTIONS...]: sbxrun -c CMD is refused with
+# exactly one line containing WANT; then the line's "to allow: sbxrun
+# FLAGS" is followed, and the same command succeeds with no refusal.
+follow() {
+	local cmd=$1 want=$2 fix # line: for the caller
+	shift 2
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" "$@" -c "$cmd"
+	echo "first: $status $stderr"
+	[ "$status" -ne 0 ]
+	[ "$(count "$stderr" "$want")" = 1 ]
+	line=$(printf '%s\n' "$stderr" | grep -F -- "$want")
+	fix=${line##*; to allow: sbxrun }
+	[ "$fix" != "$line" ]
+	# shellcheck disable=SC2086 # the flags as printed
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" "$@" $fix -c "$cmd"
+	echo "retry with $fix: $status $stderr"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" != *"sbxrun: cannot"* ]]
+}
+
+# nofix CMD WANT [SBXRUN-OPTIONS...]: refused with exactly one line
+# containing WANT, and no fix offered (none would work).
+nofix() {
+	local cmd=$1 want=$2
+	shift 2
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" "$@" -c "$cmd"
+	echo "$status $stderr"
+	[ "$status" -ne 0 ]
+	[ "$(count "$stderr" "$want")" = 1 ]
+	[[ "$(printf '%s\n' "$stderr" | grep -F -- "$want")" != *"to allow:"* ]]
+}
+
+@test "every refusal kind: said once, names its target, and its fix works (hidden, read, write, run)" {
+	# hidden secret, read
+	follow 'cat ~/.ssh/id_rsa >/dev/null' "cannot read '$HOME/.ssh/id_rsa': hidden by the sandbox policy (secrets;"
+	# a path no rule covers, read (a profile that covers little)
+	mkdir -p "$T/cold" && echo cold > "$T/cold/f"
+	printf 'paths = (\n' > "$T/small.conf"
+	# the system, and the shim where this build keeps it
+	for d in /usr /bin /lib /lib64 /lib32 /sbin /etc "$SBX_BUILD"; do
+		[ -e "$d" ] && printf '  { root = "%s"; mode = "ro"; },\n' "$d" >> "$T/small.conf"
+	done
+	printf '  { root = "/dev/null"; mode = "ro"; }\n);\n' >> "$T/small.conf"
+	follow "cat $T/cold/f >/dev/null" "cannot read '$T/cold/f': not covered by any rule" --profile "$T/small.conf"
+	# write: an existing file, a shell startup file (said to persist)
+	follow 'echo hi >> ~/.bashrc' "cannot write '$HOME/.bashrc': read-only in this sandbox (a shell startup file: what is written there runs in every later shell, outside the sandbox too;"
+	grep -q '^hi$' "$HOME/.bashrc"
+	# write: a file that does not exist yet (the fix makes it)
+	follow 'echo new > ~/newfile' "cannot write '$HOME/newfile': read-only in this sandbox"
+	[ "$(cat "$HOME/newfile")" = new ]
+	# write: a directory that does not exist yet (the fix ends in '/')
+	follow 'mkdir -p ~/newdir/sub' "cannot write 'newdir': read-only in this sandbox"
+	[[ "$line" == *"to allow: sbxrun --allow-write $HOME/newdir/" ]]
+	[ -d "$HOME/newdir/sub" ]
+	# write: npm's timestamped log: the fix is the directory, and the
+	# next run's log (another name) gets written
+	mkdir -p "$HOME/.npm/_logs"
+	follow 'echo log > ~/.npm/_logs/$(date +%Y-%m-%dT%H_%M_%S_%NZ)-debug-0.log' "cannot write '$HOME/.npm/_logs/"
+	[[ "$line" == *"to allow: sbxrun --allow-write $HOME/.npm/_logs/" ]]
+	# run: a program in a hidden directory
+	printf '#!/bin/sh\necho tool ran\n' > "$HOME/.ssh/tool"
+	chmod 755 "$HOME/.ssh/tool"
+	follow '~/.ssh/tool' "cannot run '$HOME/.ssh/tool': hidden by the sandbox policy"
+	[ "$output" = "tool ran" ]
+}
+
+@test "every refusal kind: exec, suffix, size and protected say once why, and offer no fix that would fail" {
+	# an exec deny rule: no flag lifts it
+	cp "$T/bin/sudo" "$P/sudo"
+	nofix './sudo ls' "refused to run './sudo': privilege escalation is not available in this sandbox"
+	# suffix and size rules of a conf file
+	mkdir -p "$P/notes"
+	head -c 5000 /dev/zero > "$P/notes/big.md"
+	printf 'profile = "default";\npaths = ( { root = "notes"; mode = "rw"; suffixes = [ ".md" ]; max_file_bytes = 1000; } );\n' > "$T/notes.conf"
+	nofix 'echo x > notes/run.sh' "cannot write 'notes/run.sh': suffix '.sh' not allowed (allowed: .md; rule $P/notes from $T/notes.conf:2)" --profile "$T/notes.conf"
+	[ ! -e "$P/notes/run.sh" ]
+	nofix 'cat notes/big.md >/dev/null' "cannot read 'notes/big.md': 5000 bytes, over the 1000-byte limit (rule $P/notes from $T/notes.conf:2)" --profile "$T/notes.conf"
+	# protected: why, and how the policy changes, not a flag that fails
+	git init -q "$P"
+	nofix 'echo "#!/bin/sh" > .git/hooks/pre-commit' "cannot write '.git/hooks/pre-commit': protected, read-only even inside a writable path: it can make programs run outside the sandbox later (rule $P/.git/hooks from $SBX_TOP/profiles/default.conf:"
+	[[ "$stderr" == *"no flag lifts that: to change it, use a profile of your own without it in 'protect' (--profile FILE)"* ]]
+	[ ! -e "$P/.git/hooks/pre-commit" ]
+	# and what it says works: a profile without the entry
+	printf 'paths = ( { root = "/"; mode = "ro"; } );\n' > "$T/noprotect.conf"
+	run "$SBXRUN" --mode "$SBX_MODE" --profile "$T/noprotect.conf" -c 'echo "#!/bin/sh" > .git/hooks/pre-commit'
+	[ "$status" -eq 0 ]
+	[ -e "$P/.git/hooks/pre-commit" ]
+}
+
+# ------------------------------------------------------------ sizes
+
+@test "max_file_bytes on growth: python writing 2,000,000 bytes under a 1000-byte limit fails and is explained" {
+	command -v "$PY" >/dev/null || skip "no python3"
+	mkdir -p "$P/notes"
+	printf 'profile = "default";\npaths = ( { root = "notes"; mode = "rw"; max_file_bytes = 1000; } );\n' > "$T/lim.conf"
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" --profile "$T/lim.conf" -- "$PY" -c "open('notes/a.txt', 'w').write('x' * 2000000)"
+	echo "$stderr"
+	[ "$status" -ne 0 ]
+	[[ "$stderr" == *"File too large"* ]]
+	[ "$(count "$stderr" "sbxrun: cannot write '$P/notes/a.txt': 2000000 bytes, over the 1000-byte limit (rule $P/notes from $T/lim.conf:2)")" = 1 ]
+	# judged from outside: nothing past the limit was written
+	[ "$(stat -c %s "$P/notes/a.txt")" -le 1000 ]
+	# under the limit, and growth in small steps up to it, work
+	run "$SBXRUN" --mode "$SBX_MODE" --profile "$T/lim.conf" -- "$PY" -c "
+f = open('notes/b.txt', 'w')
+for i in range(10):
+    f.write('y' * 100); f.flush()
+f.close()"
+	[ "$status" -eq 0 ]
+	[ "$(stat -c %s "$P/notes/b.txt")" = 1000 ]
+	# one more byte is refused, and explained
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" --profile "$T/lim.conf" -- "$PY" -c "
+f = open('notes/b.txt', 'a'); f.write('z'); f.flush()"
+	[ "$status" -ne 0 ]
+	[[ "$stderr" == *"cannot write '$P/notes/b.txt': 1001 bytes, over the 1000-byte limit"* ]]
+	[ "$(stat -c %s "$P/notes/b.txt")" = 1000 ]
+}
+
+@test "max_file_bytes on growth: pwrite, fallocate, truncate, copy_file_range, sendfile, rename and link" {
+	command -v "$PY" >/dev/null || skip "no python3"
+	mkdir -p "$P/notes"
+	printf 'profile = "default";\npaths = ( { root = "notes"; mode = "rw"; max_file_bytes = 1000; } );\n' > "$T/lim.conf"
+	head -c 5000 /dev/zero > "$P/big"
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" --profile "$T/lim.conf" -- "$PY" -c "
+import os
+def t(name, f):
+    try:
+        f(); print(name, 'ok')
+    except OSError as e:
+        print(name, e.errno)
+fd = os.open('notes/f1', os.O_WRONLY | os.O_CREAT)
+t('pwrite', lambda: os.pwrite(fd, b'x', 5000))
+t('fallocate', lambda: os.posix_fallocate(fd, 0, 5000))
+t('ftruncate', lambda: os.ftruncate(fd, 5000))
+t('writev', lambda: os.writev(fd, [b'x' * 600, b'y' * 600]))
+src = os.open('big', os.O_RDONLY)
+fd2 = os.open('notes/f2', os.O_WRONLY | os.O_CREAT)
+t('copy_file_range', lambda: os.copy_file_range(src, fd2, 5000))
+fd3 = os.open('notes/f3', os.O_WRONLY | os.O_CREAT)
+t('sendfile', lambda: os.sendfile(fd3, src, 0, 5000))
+t('rename', lambda: os.rename('big', 'notes/f4'))
+t('link', lambda: os.link('big', 'notes/f5'))
+t('small', lambda: os.write(fd, b'ok'))
+"
+	echo "$output"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	for c in pwrite fallocate ftruncate writev copy_file_range sendfile rename link; do
+		printf '%s\n' "$output" | grep -qx "$c 27" || { echo "not refused: $c"; return 1; }
+	done
+	printf '%s\n' "$output" | grep -qx "small ok"
+	for f in f1 f2 f3; do
+		[ "$(stat -c %s "$P/notes/$f")" -le 1000 ]
+		[[ "$stderr" == *"cannot write '$P/notes/$f': "*" bytes, over the 1000-byte limit"* ]]
+	done
+	[ ! -e "$P/notes/f4" ] && [ ! -e "$P/notes/f5" ] && [ -e "$P/big" ]
+	# --dry-run says what static programs get
+	run "$SBXRUN" --mode "$SBX_MODE" --profile "$T/lim.conf" --dry-run
+	[[ "$output" == *"max_file_bytes: the shim holds it for dynamically linked programs"*"RLIMIT_FSIZE (limits.fsize = "* ]]
+}

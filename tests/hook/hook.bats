@@ -92,7 +92,7 @@ roundtrip() {
 	[ "$(jq -S '.hookSpecificOutput.updatedInput | del(.command)' <<<"$output")" = \
 	  "$(jq -S '.tool_input | del(.command)' "$FIX/bash-background.json")" ]
 	rw=$(rewritten "$output")
-	[[ "$rw" == "'$SBX_REAL' "*"--workdir '$P' --command-base64 '"*"'" ]]
+	[[ "$rw" == "'$SBX_REAL' "*"--workdir '$P' --command-base64 '"*"' # npm run dev" ]]
 	# the command travels as base64 of exactly the original bytes, decoded
 	# by sbxrun itself (no program from the agent's PATH runs outside)
 	b64=$(sed -n "s/.*--command-base64 '\([A-Za-z0-9+/=]*\)'.*/\1/p" <<<"$rw")
@@ -227,6 +227,17 @@ echo after"
 	junk=$(jq -nr '[range(1; 256)] + [8232, 8233, 65279, 128512] | map(select(. != 39)) | implode')
 	roundtrip "printf '%s' '$junk' | od -An -tx1"
 	roundtrip "printf '%s\\n' 'ünïcödé ✓ 日本語 🙂'"
+}
+
+@test "the rewritten command carries the original as a one-line comment, for transcripts" {
+	a=$(answer_cmd "$(printf 'echo one\necho "two $HOME" \x1b[31m\xc2\x85x')")
+	rw=$(rewritten "$a")
+	[[ "$rw" == *" --command-base64 '"*"' # echo one?echo \"two \$HOME\" ?[31m?x" ]]
+	[ "$(wc -l <<<"$rw")" -eq 1 ]
+	# cut on a character, marked
+	long=$(printf '%0300d' 0)é
+	rw=$(rewritten "$(answer_cmd "echo $long")")
+	[[ "$rw" == *" # echo 00"*"0..." ]]
 }
 
 @test "round trip: the agent's stdin reaches the sandboxed command" {

@@ -192,6 +192,12 @@ for u in ("http://allowed.test:8080/index.html", "https://allowed.test:8443/inde
 		run sbx "$m" --net allow:allowed.test -- "$PROBE" connect 203.0.113.11 8080
 		[[ "$output" == "-1 "* ]]
 		grep -qF "sbxrun: cannot connect to 203.0.113.11:8080: not in the network allow-list" "$W/err"
+		# a program that resolves an allowed name itself is told why it
+		# cannot (names are the proxy's to resolve); nothing is sent
+		run sbx "$m" --net allow:allowed.test,unlisted.example.invalid -- \
+			"$PROBE" connect unlisted.example.invalid 8080
+		[[ "$output" == "gai "* ]]
+		grep -qF "sbxrun: cannot resolve 'unlisted.example.invalid': in a filtered network names are resolved by sbxrun's proxy, not inside the sandbox: reach it through HTTP_PROXY, HTTPS_PROXY or ALL_PROXY (rule network filtered from --net)" "$W/err"
 	done
 }
 
@@ -282,4 +288,29 @@ except OSError as e:
 	run sbx landlock-only --net allow:allowed.test --dry-run
 	[[ "$output" == *"network = filtered without a network namespace (landlock-only) is weaker than in full mode"* ]]
 	[[ "$output" == *"network "*"partial (no network namespace: Landlock lets TCP connect reach only the proxy's port, on ANY address"* ]]
+}
+
+@test "hostile clients inside the sandbox stall neither the proxy nor the run" {
+	for m in $(modes); do
+		mode_ok "$m" || { [ $? = 1 ] && continue; return 1; }
+		run sbx "$m" --timeout 60 --net allow:allowed.test -- sh -c '
+			port=${HTTP_PROXY##*:}
+			python3 "$1/hostile.py" slowloris "$port" 100 4 > slow.out &
+			python3 "$1/hostile.py" garbage "$port"
+			python3 "$1/hostile.py" huge "$port" 64
+			sleep 0.5
+			curl -sS -m 10 http://allowed.test:8080/index.html
+			curl -sS -m 30 -o big.bin https://allowed.test:8443/big.bin && echo big
+			wait
+			cat slow.out' sh "$NETT"
+		echo "$m: $output"
+		cat "$W/err"
+		[ "$status" = 0 ]
+		[ "${lines[0]}" = closed ]
+		[[ "${lines[1]}" == "HTTP/1.1 431"* || "${lines[1]}" == closed || "${lines[1]}" == "HTTP/1.1 400"* ]]
+		[ "${lines[2]}" = "hello from allowed.test" ]
+		[ "${lines[3]}" = big ]
+		cmp "$W/www/big.bin" "$W/proj/big.bin"
+		rm -f "$W/proj/big.bin" "$W/proj/slow.out"
+	done
 }

@@ -301,7 +301,7 @@ need_userns() {
 	for c in "${list[@]}"; do
 		run --separate-stderr shim "$PROBE" $c
 		[ "$output" = "-1 13" ] || { echo "$c: $output"; return 1; }
-		[[ "$stderr" == "sbxrun: cannot write '"*"': protected, read-only even inside a writable path (rule $P/.git/"*" from /etc/sbxrun/test.conf:"*"); to allow: sbxrun --allow-write $P/"* ]] ||
+		[[ "$stderr" == "sbxrun: cannot write '"*"': protected, read-only even inside a writable path: it can make programs run outside the sandbox later (rule $P/.git/"*" from /etc/sbxrun/test.conf:"*"); no flag lifts that: to change it, use a profile of your own without it in 'protect' (--profile FILE)" ]] ||
 			{ echo "$c: $stderr"; return 1; }
 	done
 	[ -d .git/hooks ] && [ "$(cat .git/config)" = "[core]" ] && [ ! -e .git/hooks/pre-commit ]

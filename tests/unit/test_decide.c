@@ -284,6 +284,8 @@ static void test_failure(void **state)
 		  SBX_ALLOW },
 		{ PROJ "/src/a.c", SBX_OP_WRITE, EXDEV, SBX_ALLOW },
 		{ PROJ "/src/a.c", SBX_OP_WRITE, EBUSY, SBX_ALLOW },
+		/* a hidden file (a /dev/null bind) linked elsewhere */
+		{ HOME "/.ssh/id", SBX_OP_READ, EXDEV, SBX_DENY_HIDDEN },
 		/* the application rules are not the kernel's to refuse */
 		{ PROJ "/notes/x.exe", SBX_OP_WRITE, EACCES, SBX_ALLOW },
 	};
@@ -540,6 +542,18 @@ static void test_texts_net(void **state)
 			    "network filtered from t.conf:9); to allow: "
 			    "sbxrun --net allow:example.com");
 	assert_string_equal(e.kind, "not-allowed");
+	/* an allowed name the program resolved itself: only the proxy can */
+	sbx_explain_proxy_only(&full.v, "api.github.com", &e);
+	assert_string_equal(e.msg,
+			    "sbxrun: cannot resolve 'api.github.com': in a "
+			    "filtered network names are resolved by sbxrun's "
+			    "proxy, not inside the sandbox: reach it through "
+			    "HTTP_PROXY, HTTPS_PROXY or ALL_PROXY (rule "
+			    "network filtered from t.conf:9)");
+	assert_string_equal(e.op, "resolve");
+	assert_string_equal(e.kind, "proxy-only");
+	assert_string_equal(e.rule, "network filtered");
+	assert_string_equal(e.src, "t.conf:9");
 	/* a name listed for another port: the entry is the rule */
 	nd = sbx_decide_net(&full.v, "api.github.com", &a, 80);
 	sbx_explain_net(&full.v, "send to", "api.github.com", 80, &a, &nd, 0,

@@ -117,6 +117,44 @@ static void test_scrub_and_ours(void **state)
 
 /* LD_PRELOAD: dropped by default; a preload the policy keeps stays, after
  * the shim; without a shim it passes as it is. */
+/* SEC-12: values that carry a credential, and look-alikes that do not. */
+static void test_secret_values(void **state)
+{
+	static const struct {
+		const char *v;
+		int secret;
+	} rows[] = {
+		{ "postgres://app:pw@db:5432/x", 1 },
+		{ "http://user:p%40ss@proxy:3128", 1 },
+		{ "redis://:pw@cache/0", 1 },
+		{ "a,https://u:p@h,b", 1 },
+		{ "https://0123456789abcdef0123@o1.ingest.sentry.io/1", 1 },
+		{ "ghp_0123456789abcdefghijKLMN", 1 },
+		{ "Bearer github_pat_11ABCDEFG0123456789_xyz", 1 },
+		{ "glpat-0123456789abcdefgh", 1 },
+		{ "sk-ant-api03-0123456789abcdef", 1 },
+		{ "xoxb-1234-5678-abcdefghij", 1 },
+		{ "AKIAABCDEFGHIJKLMNOP", 1 },
+		{ "id=ASIAABCDEFGHIJKLMNOP", 1 },
+		{ "https://example.com/a@b", 0 },
+		{ "ssh://git@github.com/a/b.git", 0 },
+		{ "https://user@host/", 0 },
+		{ "http://user:@host/", 0 },
+		{ "desk-top", 0 },
+		{ "task-0123456789abcdefghij", 0 },
+		{ "ghp_short", 0 },
+		{ "AKIA_not_a_key", 0 },
+		{ "/usr/bin:/bin", 0 },
+		{ "", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (sbx_env_secret_value(rows[i].v) != rows[i].secret)
+			fail_msg("'%s': want %d", rows[i].v, rows[i].secret);
+	}
+}
+
 static void test_preload(void **state)
 {
 	char *from[] = { "LD_PRELOAD=/usr/lib/libmine.so", NULL };
@@ -246,6 +284,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_net_values),
 		cmocka_unit_test(test_scrub_and_ours),
+		cmocka_unit_test(test_secret_values),
 		cmocka_unit_test(test_preload),
 		cmocka_unit_test(test_caches),
 		cmocka_unit_test(test_proxy),

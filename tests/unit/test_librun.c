@@ -368,6 +368,51 @@ static void test_refusal_canary(void **state)
 	}
 }
 
+/* A static program's raw mount(2), refused by seccomp: the supervisor's
+ * listener says it in the captured stderr, once, and records it (issue
+ * 13).  The probe is the build's (BUILD/probes, next to BUILD/tests). */
+static void test_syscall_refusal(void **state)
+{
+	char probe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", probe, sizeof(probe) - 64);
+
+	(void)state;
+	if (n <= 0)
+		skip();
+	probe[n] = '\0';
+	slash = strrchr(probe, '/');
+	if (!slash)
+		skip();
+	strcpy(slash, "/../probes/atk_syscall.static");
+	if (access(probe, X_OK) != 0) {
+		fprintf(stderr, "test_librun: %s not built\n", probe);
+		skip();
+	}
+	EACH_MODE(m)
+	{
+		char *const argv[] = { probe, (char *)"mount", (char *)"/tmp",
+				       NULL };
+		struct sbx_run_req req = { .argv = argv, .capture = 1 };
+		struct sbx_result *r = run(m, &req);
+		const char *line = "sbxrun: blocked mount by atk_syscall.sta";
+		const char *at;
+
+		assert_non_null(r->out);
+		assert_non_null(strstr(r->out, "RESULT -1 EPERM"));
+		assert_non_null(r->err);
+		at = strstr(r->err, line);
+		assert_non_null(at);
+		assert_null(strstr(at + 1, line));
+		assert_int_equal(r->nrefusals, 1);
+		assert_string_equal(r->refusals[0].op, "syscall");
+		assert_string_equal(r->refusals[0].target, "mount");
+		assert_string_equal(r->refusals[0].kind, "syscall");
+		assert_string_equal(r->refusals[0].process, "atk_syscall.sta");
+		assert_int_equal(r->refusals[0].count, 1);
+		sbx_result_free(r);
+	}
+}
+
 static void test_exec_rule(void **state)
 {
 	(void)state;
@@ -599,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_big_stdin_and_cap),
 		cmocka_unit_test(test_refusal_canary),
 		cmocka_unit_test(test_exec_rule),
+		cmocka_unit_test(test_syscall_refusal),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_warnings),
 	};

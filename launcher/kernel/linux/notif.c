@@ -97,6 +97,25 @@ static int notif_policy(struct sup *s, struct sbx_notif *n)
 	return 0;
 }
 
+/* The process a thread belongs to (Tgid of /proc/TID/status): the
+ * kernel names the calling thread, records name processes. */
+static pid_t proc_tgid(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = tid;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return tid;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid > 0 ? tgid : tid;
+}
+
 /* The process's name (/proc/PID/comm), "?" when it is gone. */
 static void proc_comm(pid_t pid, char *buf, size_t sz)
 {
@@ -146,16 +165,19 @@ static int shim_saw(pid_t pid, uint64_t ip)
 	return shim && libc;
 }
 
-/* Once per process and call. */
+/* Once per process and call: the last NOTIF_SEEN pairs are kept, so a
+ * process that repeats a call after that many others is said again, at
+ * most once per NOTIF_SEEN refusals. */
 static int notif_seen(struct sbx_notif *n, pid_t pid, int nr)
 {
-	for (unsigned i = 0; i < n->nseen; i++)
+	unsigned k = n->nseen < NOTIF_SEEN ? n->nseen : NOTIF_SEEN;
+
+	for (unsigned i = 0; i < k; i++)
 		if (n->seen[i].pid == pid && n->seen[i].nr == nr)
 			return 1;
-	if (n->nseen < NOTIF_SEEN) {
-		n->seen[n->nseen].pid = pid;
-		n->seen[n->nseen++].nr = nr;
-	}
+	n->seen[n->nseen % NOTIF_SEEN].pid = pid;
+	n->seen[n->nseen % NOTIF_SEEN].nr = nr;
+	n->nseen++;
 	return 0;
 }
 
@@ -183,6 +205,7 @@ static void notif_say(struct sup *s, const char *msg)
 static void notif_explain(struct sup *s, struct sbx_notif *n,
 			  const struct seccomp_notif *q, const char *comm)
 {
+	pid_t pid = proc_tgid((pid_t)q->pid);
 	const char *name = sbx_seccomp_name(q->data.nr);
 	int sock = name &&
 		   (!strcmp(name, "socket") || !strcmp(name, "socketpair"));
@@ -196,11 +219,11 @@ static void notif_explain(struct sup *s, struct sbx_notif *n,
 		snprintf(nrbuf, sizeof nrbuf, "syscall %d", q->data.nr);
 		name = nrbuf;
 	}
-	if (notif_seen(n, (pid_t)q->pid, q->data.nr) || notif_policy(s, n) < 0)
+	if (notif_seen(n, pid, q->data.nr) || notif_policy(s, n) < 0)
 		return;
-	sbx_explain_syscall(&n->v, name, family, comm, (long)q->pid, 0, &e);
+	sbx_explain_syscall(&n->v, name, family, comm, (long)pid, 0, &e);
 	if (!strcmp(e.kind, "network-off") &&
-	    shim_saw((pid_t)q->pid, q->data.instruction_pointer))
+	    shim_saw(pid, q->data.instruction_pointer))
 		return;
 	notif_say(s, e.msg);
 	f[SBX_REC_OP] = e.op;
@@ -214,7 +237,7 @@ static void notif_explain(struct sup *s, struct sbx_notif *n,
 	f[SBX_REC_MSG] = e.msg;
 	len = sbx_rec_encode(rec, sizeof rec, f);
 	if (len && s->l->on_report)
-		s->l->on_report(s->l->report_ctx, (pid_t)q->pid, rec, len);
+		s->l->on_report(s->l->report_ctx, pid, rec, len);
 }
 
 /* A listener we cannot serve is closed: the kernel then fails every

@@ -35,8 +35,8 @@ static int said_before(struct supnet *n, const char *line)
 	for (size_t i = 0; i < n->nsaid; i++)
 		if (!strcmp(n->said[i], line))
 			return 1;
-	if (n->nsaid < SAID_MAX)
-		n->said[n->nsaid++] = strdup(line);
+	if (n->nsaid < SAID_MAX && (n->said[n->nsaid] = strdup(line)))
+		n->nsaid++;
 	return 0;
 }
 

@@ -47,6 +47,9 @@ void sbx_cli_info(const sbx_t *s, struct sbx_cli_info *info);
 /* Where the confs of one project live. */
 struct sbx_locs {
 	char home[PATH_MAX];
+	/* the account's home in /etc/passwd when it is not home (HOME unset
+	 * or changed): secrets are hidden under both (SEC-11); else "" */
+	char account_home[PATH_MAX];
 	char config_dir[PATH_MAX]; /* $XDG_CONFIG_HOME/sbxrun */
 	char system_conf[PATH_MAX];
 	char project[PATH_MAX]; /* realpath of the project dir */
@@ -72,6 +75,21 @@ int sbx_cli_trust(const struct sbx_locs *l, char *errbuf, size_t errlen);
 /* --edit: create the per-project conf with text unless it exists. */
 int sbx_cli_conf_create(const struct sbx_locs *l, const char *text,
 			char *errbuf, size_t errlen);
+
+/* ----------------------------------------------------------- shim only */
+
+/* --shim-only: what the command is started with, on the host, no sandbox
+ * (shimonly.c says what holds then and what does not). */
+struct sbx_cli_shim {
+	char **envp; /* the command's environment (LD_PRELOAD, SBXRUN_POLICY,
+		      * SBXRUN=advisory) */
+	int lock_fd; /* holds the policy file; kept open across the exec */
+	char policy_file[PATH_MAX];
+	char shim[PATH_MAX];
+};
+/* 0, or -1 with errbuf filled (no shim: nothing would be enforced). */
+int sbx_cli_shim_only(sbx_t *s, struct sbx_cli_shim *out, char *errbuf,
+		      size_t errlen);
 
 /* -------------------------------------------------------------- report */
 

@@ -1,0 +1,95 @@
+/*
+ * selfcheck.c - nothing that decides a later run is writable inside this
+ * one (THREATS CONF-02, CONF-04).
+ *
+ * A conf or profile file under a writable root (a trusted in-repo conf
+ * naming "profile = \"tools/sbx.conf\"", a vendored profile directory) and
+ * sbxrun's own binary, library or shim there (a vendored build, a copy
+ * under a writable ~/.local) could be rewritten from inside: the next run
+ * would be weaker, or no sandbox at all.  sbxrun then runs nothing.  The
+ * question is the one decider's, over the run's compiled policy: a write
+ * that the policy allows, or that only the shim would refuse (a static
+ * program is not asked), counts as writable.  The trusted in-repo conf is
+ * not on the list: trust binds its bytes, a change makes it untrusted.
+ */
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide.h"
+#include "selfcheck.h"
+
+static int writable(const struct sbx_cpol *v, const char *path,
+		    const struct sbx_cpol_rule **rule)
+{
+	struct sbx_path_decision d = sbx_decide(v, path, SBX_OP_WRITE, -1);
+
+	*rule = d.rule;
+	return d.verdict == SBX_ALLOW || d.app;
+}
+
+static int refuse(const struct sbx_cpol *v, const char *what, const char *path,
+		  const struct sbx_cpol_rule *r, const char *fix,
+		  struct sbx_err *err)
+{
+	char from[PATH_MAX + 64] = "";
+
+	if (r)
+		snprintf(from, sizeof(from), " (rule %s from %s:%u)",
+			 sbx_cpol_str(v, r->root), sbx_cpol_str(v, r->src_file),
+			 (unsigned)r->src_line);
+	return sbx_errf(err, 0,
+			"%s '%s' would be writable inside the sandbox%s: a "
+			"command could rewrite it and weaken every later run; "
+			"%s",
+			what, path, from, fix);
+}
+
+static int check_file(const struct sbx_cpol *v, const char *what,
+		      const char *path, const char *fix, struct sbx_err *err)
+{
+	char real[PATH_MAX];
+	const struct sbx_cpol_rule *r;
+
+	if (!path || !realpath(path, real))
+		return 0; /* gone since: nothing to rewrite */
+	if (!writable(v, real, &r))
+		return 0;
+	return refuse(v, what, real, r, fix, err);
+}
+
+/* libsbx itself when it is a shared library, else the program it is
+ * linked into (the static sbxrun). */
+static const char *self_path(char *buf, size_t sz)
+{
+	Dl_info info;
+
+	if (dladdr((void *)sbx_selfcheck, &info) && info.dli_fname &&
+	    strchr(info.dli_fname, '/') && strstr(info.dli_fname, "libsbx"))
+		return snprintf(buf, sz, "%s", info.dli_fname) < (int)sz ? buf
+									 : NULL;
+	return realpath("/proc/self/exe", buf) ? buf : NULL;
+}
+
+int sbx_selfcheck(const struct sbx_policy *loaded, const struct sbx_cpol *v,
+		  const char *shim, struct sbx_err *err)
+{
+	static const char conf_fix[] =
+		"keep conf and profile files outside the writable paths";
+	static const char self_fix[] =
+		"install sbxrun outside the writable paths (make install), "
+		"or run a copy that lies outside them";
+	char self[PATH_MAX];
+
+	for (size_t i = 0; i < loaded->conf_files.n; i++)
+		if (check_file(v, "the conf file", loaded->conf_files.v[i],
+			       conf_fix, err) < 0)
+			return -1;
+	if (check_file(v, "sbxrun's own program", self_path(self, sizeof(self)),
+		       self_fix, err) < 0 ||
+	    check_file(v, "sbxrun's shim", shim, self_fix, err) < 0)
+		return -1;
+	return 0;
+}
