@@ -116,7 +116,12 @@ SBX_API int sbx_read_file(sbx_t *s, const char *path, size_t max_bytes,
 			  char **data, size_t *len, struct sbx_answer *ans);
 SBX_API int sbx_write_file(sbx_t *s, const char *path, const void *data,
 			   size_t len, struct sbx_answer *ans);
-/* Files under dir (recursively, hidden paths skipped) whose name matches
+/* The path decided on is opened through no symbolic link (one a sandboxed
+ * process swaps in after the check makes the call fail, SBX_E_IO);
+ * sbx_read_file refuses a FIFO or socket, sbx_write_file anything but a
+ * regular file with one name (a hard link shares it with a place the
+ * policy did not decide on).
+ * Files under dir (recursively, hidden paths skipped) whose name matches
  * the glob pattern (NULL: all).  *list is NULL-terminated; free it with
  * sbx_list_free(). */
 SBX_API int sbx_list_files(sbx_t *s, const char *dir, const char *pattern,
