@@ -24,6 +24,7 @@
 #include "kernel.h"
 #include "record.h"
 #include "rundir.h"
+#include "sb.h"
 #include "startfail.h"
 
 extern char **environ;
@@ -256,6 +257,7 @@ __attribute__((format(printf, 2, 3))) static void run_warn(struct run_ctx *c,
 	va_end(ap);
 	if (k < 0)
 		return;
+	sb_clean(w); /* names the sandbox chose (W-05) */
 	if (c->req->on_warning)
 		c->req->on_warning(c->req->warning_ctx, w);
 	while (r->warnings && r->warnings[n])
