@@ -489,6 +489,14 @@ __attribute__((format(printf, 2, 3))) static void note(struct sbx_plan *out,
 	va_end(ap);
 }
 
+static int plan_max_bytes(const struct sbx_policy *p)
+{
+	for (size_t i = 0; i < p->nrules; i++)
+		if (p->rules[i].max_file_bytes)
+			return 1;
+	return 0;
+}
+
 static void plan_notes(struct sbx_plan *out, const struct plan *c,
 		       const struct sbx_features *f)
 {
@@ -532,6 +540,15 @@ static void plan_notes(struct sbx_plan *out, const struct plan *c,
 			  "inside a writable root accept no new entries "
 			  "(Landlock cannot grant new files there without "
 			  "granting a secret that appears later)");
+	if (plan_max_bytes(c->p))
+		note(out,
+		     "max_file_bytes: the shim holds it for dynamically "
+		     "linked programs (opening, writing, truncating, "
+		     "fallocate, copy_file_range, sendfile, renaming or "
+		     "linking into the root); static programs, raw syscalls "
+		     "and libc's own stdio writes get only RLIMIT_FSIZE "
+		     "(limits.fsize = %llu bytes, 0: none), on every file",
+		     (unsigned long long)c->p->limits.fsize);
 	if (c->abi)
 		note(out, "entries created during the run, by the host or "
 			  "by the command, in a directory on the way to a "
