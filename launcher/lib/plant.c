@@ -80,8 +80,7 @@ static int move_aside(const struct sbx_plant *pt, char *out, size_t outlen)
 	struct stat st;
 	int dfd, rc = -1;
 
-	snprintf(dir, sizeof dir, "%.*s", (int)(name - 1 - pt->path),
-		 pt->path);
+	snprintf(dir, sizeof dir, "%.*s", (int)(name - 1 - pt->path), pt->path);
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		return errno == ENOENT ? 0 : -1;
