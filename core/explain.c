@@ -161,7 +161,7 @@ static void put_fix(struct sb *b, const char *flag, const char *arg)
 {
 	sb_put(b, "; to allow: sbxrun ");
 	sb_put(b, flag);
-	sb_putq(b, arg);
+	sb_putsh(b, arg);
 }
 
 static void expl_init(struct sbx_expl *e, struct sb *b, const char *op,
@@ -262,26 +262,32 @@ static int dated_name(const char *abs)
 
 /* "; to allow: sbxrun FLAG PATH": a dated file's directory, and a
  * directory the call makes, written with a '/' so that --allow-write
- * makes it when it is missing. */
+ * makes it when it is missing.  PATH is one shell word (sb_putsh). */
 static void put_path_fix(struct sb *b, const char *flag, const char *abs,
 			 unsigned flags)
 {
 	const char *slash = strrchr(abs, '/');
-	char dir[4096];
+	size_t n = strlen(abs);
+	char w[4098];
 
 	sb_put(b, "; to allow: sbxrun ");
 	sb_put(b, flag);
-	if (slash && slash != abs && dated_name(abs) &&
-	    (size_t)(slash - abs) < sizeof(dir)) {
-		memcpy(dir, abs, (size_t)(slash - abs));
-		dir[slash - abs] = '\0';
-		sb_putq(b, dir);
-		sb_putc(b, '/');
+	if (slash && slash != abs && dated_name(abs))
+		n = (size_t)(slash - abs) + 1;
+	else if (!(flags & SBX_EXPL_DIR) || !strcmp(abs, "/") ||
+		 n + 2 > sizeof(w)) {
+		sb_putsh(b, abs);
 		return;
 	}
-	sb_putq(b, abs);
-	if ((flags & SBX_EXPL_DIR) && strcmp(abs, "/"))
-		sb_putc(b, '/');
+	if (n + 2 > sizeof(w)) {
+		sb_putsh(b, abs);
+		return;
+	}
+	memcpy(w, abs, n);
+	if (abs[n - 1] != '/')
+		w[n++] = '/';
+	w[n] = '\0';
+	sb_putsh(b, w);
 }
 
 /* "REASON (DETAIL; rule ROOT from SRC)" for a verdict with a rule. */

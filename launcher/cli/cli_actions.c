@@ -537,7 +537,7 @@ static void run_request(struct cli *c, struct sbx_run_req *req, char *shellv[2])
 	if (!c->argv && !c->shell) {
 		shellv[0] = (char *)(sh && sh[0] == '/' ? sh : "/bin/sh");
 		shellv[1] = NULL;
-		req->argv = shellv;
+		req->argv = c->ishell ? c->ishell : shellv;
 		req->interactive = isatty(STDIN_FILENO);
 	}
 	if (c->interactive)
@@ -626,7 +626,16 @@ int cli_main(int argc, char **argv)
 	case CLI_STATUS: r = act_status(&c); break;
 	case CLI_HOOK: r = sbx_hook_main(c.action_arg, &c.opts); break;
 	case CLI_PRINT_PROFILE: r = act_print_profile(&c); break;
-	case CLI_RUN: r = cli_run(&c, cli_open_policy(&c)); break;
+	case CLI_RUN:
+		if (!c.argv && !c.shell && !c.shim_only &&
+		    isatty(STDIN_FILENO)) {
+			const char *sh = getenv("SHELL");
+
+			c.ishell = cli_ishell(
+				&c, sh && sh[0] == '/' ? sh : "/bin/sh");
+		}
+		r = cli_run(&c, cli_open_policy(&c));
+		break;
 	}
 	cli_free(&c);
 	return r;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sb.h"
 #include "sbx_cli.h"
 #include "text.h"
 
@@ -203,9 +204,15 @@ char *sbx_cli_summary(const struct sbx_result *r)
 		     total == 1 ? "" : "s");
 	for (size_t i = 0; i < r->nrefusals && i < 20; i++) {
 		const struct sbx_refusal *x = &r->refusals[i];
+		/* names the sandbox may have chosen, made printable (W-05) */
+		char *tg = strdup(x->target), *ru = strdup(x->rule);
 
-		sbx_text_add(&t, "  %-8s %s (%s%s%s)", x->op, x->target,
-			     x->kind, x->rule[0] ? ", rule " : "", x->rule);
+		sbx_text_add(&t, "  %-8s %s (%s%s%s)", x->op,
+			     tg ? sb_clean(tg) : "?", x->kind,
+			     x->rule[0] ? ", rule " : "",
+			     ru ? sb_clean(ru) : "");
+		free(tg);
+		free(ru);
 		if (x->count > 1)
 			sbx_text_add(&t, " x%u", x->count);
 		sbx_text_add(&t, "\n");

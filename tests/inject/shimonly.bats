@@ -58,6 +58,7 @@ so() { "$SBXRUN" --profile "$T/notes.conf" --shim-only "$@"; }
 	echo "$output"
 	[ "$status" -ne 0 ]
 	[ ! -e "$P/.git/hooks/pre-commit" ]
+	[[ "$output" == *"cannot write '.git/hooks/pre-commit': protected, read-only even inside a writable path"* ]]
 	# no flag is offered (none lifts a protect entry in full mode); the
 	# way the policy changes is, and it works
 	[[ "$output" != *"to allow:"* ]]
