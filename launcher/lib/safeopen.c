@@ -91,7 +91,8 @@ int sbx_open_nolinks(const char *abs, int flags, mode_t mode)
 	struct safe_how how = {
 		.flags = (uint64_t)(flags | O_CLOEXEC),
 		.mode = (flags & O_CREAT) ? mode : 0,
-		.resolve = SAFE_RESOLVE_NO_SYMLINKS | SAFE_RESOLVE_NO_MAGICLINKS,
+		.resolve = SAFE_RESOLVE_NO_SYMLINKS |
+			   SAFE_RESOLVE_NO_MAGICLINKS,
 	};
 	int fd;
 

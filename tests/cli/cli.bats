@@ -285,7 +285,7 @@ nested() {	# inner sbxrun's arguments
 	"$SBXRUN" --quiet --allow-read "$HOME/.ssh" -- \
 		env SBXRUN_PROFILE_DIR="$SBXRUN_PROFILE_DIR" \
 		ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 sh -c \
-		'mkdir -m 700 -p /tmp/xdg && XDG_RUNTIME_DIR=/tmp/xdg exec "$@"' \
+		'exec "$@"' \
 		sh "$SBXRUN" "$@"
 }
 
@@ -310,7 +310,7 @@ nested() {	# inner sbxrun's arguments
 	require_kernel
 	mkdir -p "$HOME/.config/sbxrun"
 	echo 'fallback = "warn";' > "$HOME/.config/sbxrun/config"
-	run nested -- sh -c "cat '$HOME/.ssh/id_rsa' > '$P/leak' 2>/dev/null; echo ran > '$P/ran'"
+	run "$PROBES/nouserns" early "$SBXRUN" -- sh -c "cat '$HOME/.ssh/id_rsa' > '$P/leak' 2>/dev/null; echo ran > '$P/ran'"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"warning: weaker sandbox (fallback = warn): landlock-only mode, because user namespaces are not available"*"seccomp filter"* ]]
 	[ "$(cat "$P/ran")" = ran ]
@@ -321,7 +321,7 @@ nested() {	# inner sbxrun's arguments
 	require_kernel
 	mkdir -p "$HOME/.config/sbxrun"
 	echo 'fallback = "deny";' > "$HOME/.config/sbxrun/config"
-	run nested -- sh -c "echo ran > '$P/ran'"
+	run "$PROBES/nouserns" early "$SBXRUN" -- sh -c "echo ran > '$P/ran'"
 	[ "$status" -eq 125 ]
 	[[ "$output" == *'fallback = "deny" refuses a sandbox weaker than full mode: landlock-only mode'*"seccomp filter"* ]]
 	[ ! -e "$P/ran" ]

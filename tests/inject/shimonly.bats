@@ -53,15 +53,12 @@ so() { "$SBXRUN" --profile "$T/notes.conf" --shim-only "$@"; }
 	[ "$(cat "$P/notes/ok.md")" = ok ]
 }
 
-@test "--shim-only: a protected path holds; its 'to allow' works with --shim-only" {
+@test "--shim-only: a protected path holds, explained" {
 	run so -c 'echo evil > .git/hooks/pre-commit'
 	echo "$output"
 	[ "$status" -ne 0 ]
 	[ ! -e "$P/.git/hooks/pre-commit" ]
-	[[ "$output" == *"to allow: sbxrun --allow-write $P/.git/hooks/pre-commit"* ]]
-	run so --allow-write "$P/.git/hooks/pre-commit" -c 'echo fine > .git/hooks/pre-commit'
-	[ "$status" -eq 0 ]
-	[ "$(cat "$P/.git/hooks/pre-commit")" = fine ]
+	[[ "$output" == *"cannot write '.git/hooks/pre-commit': protected, read-only even inside a writable path"* ]]
 }
 
 @test "--shim-only is advisory, as it says: a static program goes around the shim" {
