@@ -58,9 +58,10 @@ static int act_check(struct cli *c)
 	/* agree with what a run enforces, not only with the policy (W-17) */
 	hold = sbx_cli_check_hold(s, c->action_arg, note, sizeof(note));
 	printf("%s: %s\n", rd.path,
-	       !rd.allowed		 ? rd.verdict
-	       : wr.allowed		 ? "writable"
-	       : hold == SBX_HOLD_ABSENT ? "writable (protected, but missing)"
+	       !rd.allowed  ? rd.verdict
+	       : wr.allowed ? "writable"
+	       : hold == SBX_HOLD_ABSENT
+		       ? "writable in a run (protected, but missing)"
 	       : hold == SBX_HOLD_SHIM
 		       ? "read-only for programs that load the shim only"
 		       : "read-only");

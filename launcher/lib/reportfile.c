@@ -150,8 +150,9 @@ int sbx_report_put(struct sbx_cli_report *rp, const char *s, char *why,
 		return 0;
 	/* a file we may write in a directory we may not: in place, while
 	 * the path still names it */
-	if (!replaced && (!rp->regular || errno == EACCES || errno == EPERM ||
-			  errno == EROFS) &&
+	if (!replaced &&
+	    (!rp->regular || errno == EACCES || errno == EPERM ||
+	     errno == EROFS) &&
 	    (!rp->regular ||
 	     (ftruncate(rp->fd, 0) == 0 && lseek(rp->fd, 0, SEEK_SET) == 0)) &&
 	    write_all(rp->fd, s) == 0)

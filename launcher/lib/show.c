@@ -270,7 +270,8 @@ int sbx_cli_check_hold(sbx_t *s, const char *path, char *buf, size_t sz)
 		 r == SBX_HOLD_ABSENT
 			 ? "protected, but missing now: no run can hold a "
 			   "missing name read-only, so the command can create "
-			   "it; sbxrun warns at exit when it does"
+			   "it; sbxrun moves what it created aside at exit "
+			   "and warns"
 		 : r == SBX_HOLD_SHIM
 			 ? "in landlock-only mode only sbxrun's shim refuses "
 			   "this write: a static program or a raw system call "
