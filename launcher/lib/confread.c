@@ -33,27 +33,43 @@ static const char *kind_of(mode_t m)
 	return "not a regular file";
 }
 
-/*
- * Inside another sbxrun's full-mode sandbox (a user namespace mapping
- * only our uid), root's files, the shipped profiles and /etc/sbxrun among
- * them, show as the overflow uid.  Trusted like root's there: the outer
- * sandbox already decided what the command may read.
- */
-static int unmapped_owner(uid_t uid)
+/* A number from a small /proc file; -1 if unreadable. */
+static long proc_number(const char *path)
 {
-	const char *in = getenv("SBXRUN");
-	char buf[32] = "";
-	FILE *f;
+	char buf[64] = "";
+	FILE *f = fopen(path, "re");
 
-	if (!in || strcmp(in, "1") || getuid() == 0)
-		return 0;
-	f = fopen("/proc/sys/kernel/overflowuid", "re");
 	if (!f)
-		return uid == 65534;
+		return -1;
 	if (!fgets(buf, sizeof(buf), f))
 		buf[0] = '\0';
 	fclose(f);
-	return buf[0] && uid == (uid_t)strtoul(buf, NULL, 10);
+	return buf[0] ? strtol(buf, NULL, 10) : -1;
+}
+
+/*
+ * In a user namespace that does not map root (another sbxrun's full-mode
+ * sandbox, bwrap --unshare-user, Flatpak), root's files, the shipped
+ * profiles and /etc/sbxrun among them, show as the overflow uid: trusted
+ * like root's there.  Never in the initial namespace, where that uid is
+ * a real user (nobody).
+ */
+static int unmapped_owner(uid_t uid)
+{
+	unsigned long in, out, n;
+	FILE *f;
+	int init;
+
+	if (getuid() == 0 ||
+	    (long)uid != proc_number("/proc/sys/kernel/overflowuid"))
+		return 0;
+	f = fopen("/proc/self/uid_map", "re");
+	if (!f)
+		return 0;
+	init = fscanf(f, "%lu %lu %lu", &in, &out, &n) == 3 && in == 0 &&
+	       out == 0 && n == 4294967295ul;
+	fclose(f);
+	return !init;
 }
 
 static int check_stat(const char *path, const struct stat *st,
