@@ -91,6 +91,17 @@ static void show_policy(struct sbx_text *t, const struct sbx_policy *p)
 		sbx_text_add(t, "  allow %s\n", p->allow[i].text);
 	for (size_t i = 0; i < p->unix_sockets.n; i++)
 		sbx_text_add(t, "  unix socket %s\n", p->unix_sockets.v[i]);
+	if (p->inject != SBX_INJECT_EACH) {
+		sbx_src_format(src, sizeof(src), p->inject_src);
+		sbx_text_add(t, "\ninject: %s (%s)%s\n",
+			     p->inject == SBX_INJECT_TOOL ? "tool"
+							  : "shim-only",
+			     src,
+			     p->inject == SBX_INJECT_SHIM
+				     ? ": sbxrun-sh outside a sandbox is "
+				       "ADVISORY, no sandbox"
+				     : "");
+	}
 	sbx_text_add(t, "\nexec deny rules: %zu\n", p->nexec);
 	for (size_t i = 0; i < p->nexec; i++)
 		sbx_text_add(t, "  %s%s: %s\n", p->exec[i].program,

@@ -32,12 +32,17 @@ char *sbx_cli_dry_run(const sbx_t *s);
  * mode is available (the text says why); *text is NULL without memory. */
 int sbx_cli_status(const struct sbx_opts *opts, char **text);
 
+/* inject = "each", "tool", "shim-only" (sbxrun.conf(5)). */
+#define SBX_CLI_INJECT_EACH 0
+#define SBX_CLI_INJECT_TOOL 1
+#define SBX_CLI_INJECT_SHIM 2
+
 /* What the CLI says about a loaded policy. */
 struct sbx_cli_info {
 	const char *profile; /* the profile in force */
 	const char *project; /* the project directory */
 	const char *cache_dir; /* build profile: where caches go, or NULL */
-	int inject_tool; /* inject = "tool" */
+	int inject; /* SBX_CLI_INJECT_*: the conf's inject */
 	char inject_src[600]; /* "file:line" of the inject setting, or "" */
 };
 void sbx_cli_info(const sbx_t *s, struct sbx_cli_info *info);
