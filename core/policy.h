@@ -48,7 +48,7 @@ struct sbx_src {
 #define SBX_RF_GONE \
 	0x80u /* hidden path missing at launch: a refusal
 				 * there is of nothing, and not explained */
-#define SBX_RF_HOMEREL 0x100u /* written under the home: "~/..." */
+#define SBX_RF_HOMEREL 0x200u /* written under the home: "~/..." */
 
 #define SBX_MAX_SUFFIXES 16
 
