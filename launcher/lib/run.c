@@ -21,6 +21,7 @@
 #include "selfcheck.h"
 #include "env.h"
 #include "gitrepo.h"
+#include "plant.h"
 #include "kernel.h"
 #include "nest.h"
 #include "record.h"
@@ -240,6 +241,7 @@ struct run_ctx {
 	void *cpol; /* this launch's compiled policy */
 	size_t cpol_len;
 	struct sbx_proxy_ep proxy; /* network = filtered */
+	struct sbx_plants plants; /* absent protected paths (plant.c) */
 };
 
 /* A warning: to the caller at once (on_warning), and into the result.
@@ -412,10 +414,34 @@ static void report_repo(void *ctx, const char *path, const char *what)
 /* Directories looked at, at most, for repositories made in the run. */
 #define NEW_REPO_SCAN_DIRS 5000
 
+/* GIT-01, PER-03: a protected path the run created, moved aside. */
+static void report_planted(void *ctx, const char *path, const char *moved,
+			   int err)
+{
+	if (moved)
+		run_warn(ctx,
+			 "'%s' was created during the run; it is protected "
+			 "because it can run code outside the sandbox later, "
+			 "so it was moved aside to '%s': review it, and move "
+			 "it back only if you trust it",
+			 path, moved);
+	else
+		run_warn(ctx,
+			 "'%s' was created during the run; it is protected "
+			 "because it can run code outside the sandbox later, "
+			 "and it could not be moved aside (%s): review it "
+			 "before using it outside",
+			 path,
+			 err == EXDEV ? "its directory was replaced"
+				      : strerror(err));
+}
+
 static void report_created(struct run_ctx *c)
 {
 	struct stat st;
 	char g[PATH_MAX + 8];
+
+	sbx_plants_check(&c->plants, report_planted, c);
 
 	/* A gitfile written where there was no .git points the next git run
 	 * outside the sandbox at a repository of the command's choosing. */
@@ -430,7 +456,8 @@ static void report_created(struct run_ctx *c)
 		const struct sbx_path_rule *r = &c->pol.rules[i];
 
 		if (!(r->flags & SBX_RF_ABSENT) || lstat(r->root, &st) < 0 ||
-		    !sandbox_writable(&c->pol, r->root))
+		    !sandbox_writable(&c->pol, r->root) ||
+		    sbx_plants_watched(&c->plants, r->root))
 			continue;
 		run_warn(c,
 			 "'%s' was created during the run; it is "
@@ -617,6 +644,8 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 		return SBX_E_DENIED;
 	}
 	rc = write_policy(c, &c->rd, err);
+	sbx_plants_free(&c->plants);
+	sbx_plants_note(&c->plants, &c->pol, sandbox_writable);
 	if (rc == 0)
 		rc = do_launch(c, res, err);
 	sbx_rundir_release(&c->rd);
@@ -709,6 +738,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		goto fail;
 	fill_layers(res, c);
 	report_created(c);
+	sbx_plants_free(&c->plants);
 	sbx_policy_free(&c->pol);
 	free(c->cpol);
 	free(c->feat);
@@ -720,6 +750,7 @@ fail:
 	if (c && c->have_pol)
 		sbx_policy_free(&c->pol);
 	if (c) {
+		sbx_plants_free(&c->plants);
 		free(c->feat);
 		free(c->cpol);
 	}

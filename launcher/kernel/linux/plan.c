@@ -103,12 +103,15 @@ static struct cell row_protect(const struct plan *c)
 			"by pid 1 and named in the run's warnings, but a "
 			"sandboxed process may write it in the moment "
 			"between, or write the lock file the host renames "
-			"over it; created later, or in repositories created "
-			"during the run: not enforced, reported at exit");
+			"over it; created later: not enforced, moved "
+			"aside at exit (a program outside may read one "
+			"before); in repositories created during the run: "
+			"reported at exit");
 	return CELL(SBX_ENF_ADVISORY,
 		    "shim only: Landlock cannot make a read-only "
-		    "hole in a writable tree; created later, or in "
-		    "repositories created during the run: reported at exit");
+		    "hole in a writable tree; created later: moved aside "
+		    "at exit; in repositories created during the run: "
+		    "reported at exit");
 }
 
 static struct cell row_devices(const struct plan *c)
