@@ -161,7 +161,7 @@ static void put_fix(struct sb *b, const char *flag, const char *arg)
 {
 	sb_put(b, "; to allow: sbxrun ");
 	sb_put(b, flag);
-	sb_putq(b, arg);
+	sb_putsh(b, arg);
 }
 
 static void expl_init(struct sbx_expl *e, struct sb *b, const char *op,
@@ -208,6 +208,42 @@ static int startup_file(const struct sbx_cpol *v, const char *abs)
 	return 0;
 }
 
+/* A build tool's cache in the home directory, which the build profile
+ * redirects per project (launcher/lib/env.c): the tool's name, or NULL. */
+static const char *cache_tool(const struct sbx_cpol *v, const char *abs)
+{
+	static const char *const caches[][2] = {
+		{ ".npm", "npm" },	     { ".cache/pip", "pip" },
+		{ ".cache/go-build", "go" }, { "go/pkg/mod", "go" },
+		{ ".cargo", "cargo" },	     { ".cache/yarn", "yarn" },
+		{ ".gradle", "gradle" },     { ".local/share/pnpm", "pnpm" },
+		{ ".cache/pnpm", "pnpm" },   { ".ccache", "ccache" },
+		{ ".cache", "a tool" },
+	};
+	const char *home = str(v, v->hdr->home);
+	size_t hl = strlen(home);
+
+	if (hl < 2 || strncmp(abs, home, hl) != 0 || abs[hl] != '/')
+		return NULL;
+	for (size_t i = 0; i < sizeof(caches) / sizeof(caches[0]); i++) {
+		size_t n = strlen(caches[i][0]);
+
+		if (!strncmp(abs + hl + 1, caches[i][0], n) &&
+		    (abs[hl + 1 + n] == '/' || !abs[hl + 1 + n]))
+			return caches[i][1];
+	}
+	return NULL;
+}
+
+/* The run's profile is the default one: --profile build is the fix for
+ * a cache (another profile may be stricter than build). */
+static int default_profile(const struct sbx_cpol *v)
+{
+	const char *p = str(v, v->hdr->profile);
+
+	return !*p || !strcmp(p, "default");
+}
+
 /* A name that will not come again: a tool's timestamped file (npm's
  * ~/.npm/_logs/2026-01-02T03_04_05_678Z-debug-0.log) starts with a date.
  * Its directory is what to allow. */
@@ -226,26 +262,32 @@ static int dated_name(const char *abs)
 
 /* "; to allow: sbxrun FLAG PATH": a dated file's directory, and a
  * directory the call makes, written with a '/' so that --allow-write
- * makes it when it is missing. */
+ * makes it when it is missing.  PATH is one shell word (sb_putsh). */
 static void put_path_fix(struct sb *b, const char *flag, const char *abs,
 			 unsigned flags)
 {
 	const char *slash = strrchr(abs, '/');
-	char dir[4096];
+	size_t n = strlen(abs);
+	char w[4098];
 
 	sb_put(b, "; to allow: sbxrun ");
 	sb_put(b, flag);
-	if (slash && slash != abs && dated_name(abs) &&
-	    (size_t)(slash - abs) < sizeof(dir)) {
-		memcpy(dir, abs, (size_t)(slash - abs));
-		dir[slash - abs] = '\0';
-		sb_putq(b, dir);
-		sb_putc(b, '/');
+	if (slash && slash != abs && dated_name(abs))
+		n = (size_t)(slash - abs) + 1;
+	else if (!(flags & SBX_EXPL_DIR) || !strcmp(abs, "/") ||
+		 n + 2 > sizeof(w)) {
+		sb_putsh(b, abs);
 		return;
 	}
-	sb_putq(b, abs);
-	if ((flags & SBX_EXPL_DIR) && strcmp(abs, "/"))
-		sb_putc(b, '/');
+	if (n + 2 > sizeof(w)) {
+		sb_putsh(b, abs);
+		return;
+	}
+	memcpy(w, abs, n);
+	if (abs[n - 1] != '/')
+		w[n++] = '/';
+	w[n] = '\0';
+	sb_putsh(b, w);
 }
 
 /* "REASON (DETAIL; rule ROOT from SRC)" for a verdict with a rule. */
@@ -253,6 +295,7 @@ static void put_path_reason(struct sb *b, const struct sbx_cpol *v,
 			    const char *abs, const struct sbx_path_decision *d)
 {
 	const struct sbx_cpol_rule *r = d->rule;
+	const char *tool;
 
 	switch (d->verdict) {
 	case SBX_DENY_HIDDEN:
@@ -272,6 +315,12 @@ static void put_path_reason(struct sb *b, const struct sbx_cpol *v,
 			sb_put(b, "a shell startup file: what is written "
 				  "there runs in every later shell, outside "
 				  "the sandbox too; ");
+		else if ((tool = cache_tool(v, abs)) && default_profile(v)) {
+			sb_putq(b, tool);
+			sb_put(b, "'s cache");
+			sb_put(b, ": the build profile gives each project a "
+				  "writable cache of its own; ");
+		}
 		put_writable(b, v);
 		sb_put(b, "; ");
 		break;
@@ -319,7 +368,13 @@ void sbx_explain_path(const struct sbx_cpol *v, const char *shown,
 	if (d->verdict == SBX_DENY_HIDDEN || d->verdict == SBX_DENY_NOTCOVERED)
 		fix = op == SBX_OP_WRITE ? "--allow-write " : "--allow-read ";
 	else if (d->verdict == SBX_DENY_READONLY &&
-		 !(r->flags & SBX_RF_PROTECT))
+		 !(r->flags & SBX_RF_PROTECT) && !dated_name(abs) &&
+		 cache_tool(v, abs) && default_profile(v)) {
+		/* a build tool's cache: the build profile redirects it */
+		if (!(flags & SBX_EXPL_NO_FIX))
+			sb_put(&b, "; to allow: sbxrun --profile build");
+	} else if (d->verdict == SBX_DENY_READONLY &&
+		   !(r->flags & SBX_RF_PROTECT))
 		fix = "--allow-write ";
 	else if (d->verdict == SBX_DENY_READONLY)
 		/* no flag lifts a protect entry: say how it changes */

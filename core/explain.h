@@ -15,7 +15,8 @@
  * link-local and metadata addresses) or the caller asks for none
  * (SBX_EXPL_NO_FIX).  A rule under
  * the home directory is written "~/...".  Names from the program (paths,
- * hosts) have their control bytes replaced by '?', so a message is
+ * hosts) have the characters a terminal acts on replaced by '?' (sb.h), and
+ * a fix names its path or host as one shell word (sb_putsh), so a message is
  * always one line.
  *
  * Allocation-free and syscall-free (the shim builds messages inside

@@ -15,6 +15,7 @@
 
 #include "policy_impl.h"
 #include "netallow.h"
+#include "sb.h"
 
 /* Grow an array of n elements of size sz to hold one more. */
 int sbx_grow(void **v, size_t *cap, size_t n, size_t sz)
@@ -157,7 +158,7 @@ void sbx_policy_warn(struct sbx_policy *p, struct sbx_src src, const char *fmt,
 		snprintf(line, sizeof(line), "%s: %s", src.file, msg);
 	else
 		snprintf(line, sizeof(line), "%s", msg);
-	sbx_strv_add(p, &p->warnings, line, (struct sbx_src){ 0 });
+	sbx_strv_add(p, &p->warnings, sb_clean(line), (struct sbx_src){ 0 });
 }
 
 /* ------------------------------------------------------------ copying */

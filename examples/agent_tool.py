@@ -112,6 +112,7 @@ class SbxResult(Structure):
         ("warnings", POINTER(c_char_p)),    # NULL-terminated, or NULL
         ("mode", c_char * 32),
         ("layers", c_char * 256),
+        ("env_withheld", POINTER(c_char_p)),  # names only, NULL-terminated
     ]
 
 
@@ -132,6 +133,9 @@ def _load():
 
 
 lib = _load()
+libc = ctypes.CDLL(None)
+libc.free.argtypes = [c_void_p]
+libc.free.restype = None
 lib.sbx_inside.argtypes = []
 lib.sbx_inside.restype = c_int
 lib.sbx_open.argtypes = [POINTER(c_void_p), POINTER(SbxOpts), c_char_p, c_size_t]
@@ -147,6 +151,11 @@ lib.sbx_run.argtypes = [c_void_p, POINTER(SbxRunReq), POINTER(POINTER(SbxResult)
 lib.sbx_run.restype = c_int
 lib.sbx_result_free.argtypes = [POINTER(SbxResult)]
 lib.sbx_result_free.restype = None
+lib.sbx_read_file.argtypes = [c_void_p, c_char_p, c_size_t, POINTER(POINTER(c_char)),
+                              POINTER(c_size_t), POINTER(SbxAnswer)]
+lib.sbx_read_file.restype = c_int
+lib.sbx_write_file.argtypes = [c_void_p, c_char_p, c_char_p, c_size_t, POINTER(SbxAnswer)]
+lib.sbx_write_file.restype = c_int
 lib.sbx_strerror.argtypes = [c_int]
 lib.sbx_strerror.restype = c_char_p
 lib.sbx_version.argtypes = []
@@ -212,6 +221,30 @@ class Sandbox:
         if rc != SBX_OK:
             raise SbxError(lib.sbx_strerror(rc).decode())
         return bool(ans.allowed), ans.reason.decode(errors="replace")
+
+    def read_file(self, path, max_bytes=1 << 20):
+        """The file's bytes when the policy lets the sandbox read it, else
+        SbxError with the reason.  Never follows a symlink swapped in by a
+        sandboxed process after the check (THREATS API-01)."""
+        data, n, ans = POINTER(c_char)(), c_size_t(), SbxAnswer()
+        rc = lib.sbx_read_file(self._h, os.fsencode(path), max_bytes,
+                               byref(data), byref(n), byref(ans))
+        if rc != SBX_OK:
+            raise SbxError(ans.reason.decode(errors="replace") or
+                           lib.sbx_strerror(rc).decode())
+        try:
+            return ctypes.string_at(data, n.value)
+        finally:
+            libc.free(data)
+
+    def write_file(self, path, data):
+        """Write data when the policy lets the sandbox write there."""
+        ans = SbxAnswer()
+        rc = lib.sbx_write_file(self._h, os.fsencode(path), data, len(data),
+                                byref(ans))
+        if rc != SBX_OK:
+            raise SbxError(ans.reason.decode(errors="replace") or
+                           lib.sbx_strerror(rc).decode())
 
     def execute(self, command, timeout=0, stdin=None, max_output=0):
         """(stdout, stderr, exit, violations) of `command` (sh -c)."""

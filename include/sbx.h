@@ -76,6 +76,20 @@ SBX_API int sbx_open(sbx_t **out, const struct sbx_opts *opts, char *errbuf,
 		     size_t errlen);
 SBX_API void sbx_close(sbx_t *s);
 
+/* A child policy derived from parent, never wider than it: overrides in
+ * the syntax of sbx_opts.overrides, limited to "allow-read=",
+ * "allow-write=", "hide=", "net=" and "timeout=".  A child may hide
+ * more, make less writable, turn the network off or make it loopback,
+ * keep fewer allowed hosts, shorten the timeout.  Anything the parent
+ * does not grant (reading a path it hides, writing where it is
+ * read-only, a more open network, a longer timeout) is refused:
+ * SBX_E_DENIED, *child NULL, errbuf naming it.  Works inside a sandbox
+ * too (sbx_open there loads the same confs; sbx_run of a policy wider
+ * than the sandbox it runs in is refused as well).  Free with
+ * sbx_close(). */
+SBX_API int sbx_derive(sbx_t *parent, const char *const *overrides,
+		       sbx_t **child, char *errbuf, size_t errlen);
+
 /* Warnings produced while loading (ignored rules, untrusted in-repo conf),
  * one per index; NULL past the end.  Owned by s. */
 SBX_API const char *sbx_warning(const sbx_t *s, size_t i);
@@ -116,7 +130,12 @@ SBX_API int sbx_read_file(sbx_t *s, const char *path, size_t max_bytes,
 			  char **data, size_t *len, struct sbx_answer *ans);
 SBX_API int sbx_write_file(sbx_t *s, const char *path, const void *data,
 			   size_t len, struct sbx_answer *ans);
-/* Files under dir (recursively, hidden paths skipped) whose name matches
+/* The path decided on is opened through no symbolic link (one a sandboxed
+ * process swaps in after the check makes the call fail, SBX_E_IO);
+ * sbx_read_file refuses a FIFO or socket, sbx_write_file anything but a
+ * regular file with one name (a hard link shares it with a place the
+ * policy did not decide on).
+ * Files under dir (recursively, hidden paths skipped) whose name matches
  * the glob pattern (NULL: all).  *list is NULL-terminated; free it with
  * sbx_list_free(). */
 SBX_API int sbx_list_files(sbx_t *s, const char *dir, const char *pattern,

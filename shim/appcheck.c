@@ -41,13 +41,18 @@ static int obj_is_file(const struct sbx_path_q *q)
 	return S_ISREG(st.st_mode) || S_ISLNK(st.st_mode);
 }
 
-/* Size of the existing regular file at the call's path, or -1. */
+/* Size of the existing regular file the call keeps, or -1: the one at
+ * the call's path, or for a new name (rename, link) the object that gets
+ * it, so a big file moved or linked into a limited root counts. */
 static int64_t file_size(const struct sbx_path_q *q)
 {
 	const struct shim_fs *f = q->ctx;
 	struct stat st;
+	int r = (f->chk & CHK_NAME) && f->obj && f->obj != f->path
+			? sys_fstatat(f->objfd, f->obj, &st, f->objflags)
+			: sys_fstatat(f->dirfd, f->path, &st, 0);
 
-	if (sys_fstatat(f->dirfd, f->path, &st, 0) < 0 || !S_ISREG(st.st_mode))
+	if (r < 0 || !S_ISREG(st.st_mode))
 		return -1;
 	return st.st_size;
 }

@@ -106,7 +106,7 @@ int rename(const char *oldpath, const char *newpath)
 {
 	PATH2_HOOK(rename_src(AT_FDCWD, oldpath, AT_FDCWD, newpath, 0),
 		   named(AT_FDCWD, newpath, AT_FDCWD, oldpath,
-			 AT_SYMLINK_NOFOLLOW, CHK_TREE),
+			 AT_SYMLINK_NOFOLLOW, CHK_TREE | CHK_SIZE),
 		   REAL(rename)(oldpath, newpath));
 }
 
@@ -115,7 +115,7 @@ int renameat(int olddirfd, const char *oldpath, int newdirfd,
 {
 	PATH2_HOOK(rename_src(olddirfd, oldpath, newdirfd, newpath, 0),
 		   named(newdirfd, newpath, olddirfd, oldpath,
-			 AT_SYMLINK_NOFOLLOW, CHK_TREE),
+			 AT_SYMLINK_NOFOLLOW, CHK_TREE | CHK_SIZE),
 		   REAL(renameat)(olddirfd, oldpath, newdirfd, newpath));
 }
 
@@ -124,7 +124,7 @@ int renameat2(int olddirfd, const char *oldpath, int newdirfd,
 {
 	PATH2_HOOK(rename_src(olddirfd, oldpath, newdirfd, newpath, flags),
 		   named(newdirfd, newpath, olddirfd, oldpath,
-			 AT_SYMLINK_NOFOLLOW, CHK_TREE),
+			 AT_SYMLINK_NOFOLLOW, CHK_TREE | CHK_SIZE),
 		   REAL(renameat2)(olddirfd, oldpath, newdirfd, newpath,
 				   flags));
 }
@@ -137,7 +137,7 @@ int link(const char *oldpath, const char *newpath)
 {
 	PATH2_HOOK(LINK_SRC(AT_FDCWD, oldpath),
 		   named(AT_FDCWD, newpath, AT_FDCWD, oldpath,
-			 AT_SYMLINK_NOFOLLOW, 0),
+			 AT_SYMLINK_NOFOLLOW, CHK_SIZE),
 		   REAL(link)(oldpath, newpath));
 }
 
@@ -154,7 +154,7 @@ int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
 {
 	PATH2_HOOK(LINK_SRC(olddirfd, oldpath),
 		   named(newdirfd, newpath, olddirfd, oldpath,
-			 link_objflags(flags), 0),
+			 link_objflags(flags), CHK_SIZE),
 		   REAL(linkat)(olddirfd, oldpath, newdirfd, newpath, flags));
 }
 

@@ -26,8 +26,10 @@
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -308,6 +310,12 @@ static inline void shim_fs_post(int look, int failed, const struct shim_fs *a,
 		shim_fs_post(look_, rc_ < 0, &f_, NULL); \
 		return rc_;                              \
 	} while (0)
+
+/* hooks_write.c: 0, or EFBIG when the call would grow a file past its
+ * rule's max_file_bytes (explained).  end: the file's size after the
+ * call if it grows it; pos_n: with end < 0, the call writes n bytes at
+ * the fd's position (or its end, O_APPEND). */
+int shim_grow_check(int fd, int64_t end, size_t n);
 
 /* explain.c */
 

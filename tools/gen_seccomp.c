@@ -8,7 +8,8 @@
  * precompiled program costs neither.  The filter depends only on the
  * architecture and libseccomp, both fixed at build time, and on the
  * network (open, closed, TCP only) and the pid namespace, which give the
- * variants.
+ * variants; each comes plain and with user notification (sc_action), and
+ * the names of the notified calls follow (sbx_sc_names).
  *
  *   gen_seccomp > seccomp_bpf.h
  *

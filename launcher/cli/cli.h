@@ -49,6 +49,7 @@ struct cli {
 	int sh; /* --sh or run as sbxrun-sh: argv are /bin/sh's arguments */
 	int interactive; /* the command is an interactive shell */
 	int shim_only; /* --shim-only: no sandbox, the shim alone */
+	char **ishell; /* the interactive shell's argv (ishell.c), or NULL */
 	char **argv; /* the command, or NULL */
 };
 
@@ -60,6 +61,10 @@ void cli_usage(FILE *fp);
 /* sbxrun-sh (argv[0] "sbxrun-sh", or sbxrun --sh): a /bin/sh that runs
  * in a sandbox of its own, or as it is when already inside one (sh.c). */
 int cli_sh(struct cli *c);
+/* The interactive shell sh (absolute) with a marked prompt and its
+ * history in a directory the sandbox may write, added to c's overrides
+ * (ishell.c); NULL: run sh as it is. */
+char **cli_ishell(struct cli *c, const char *sh);
 /* The policy c asks for (warnings said), or the end of sbxrun. */
 sbx_t *cli_open_policy(const struct cli *c);
 /* Run c's command under s (closed here); the exit status. */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "safeopen.h"
 #include "decide.h"
 #include "explain.h"
 #include "kernel.h"
@@ -228,13 +229,20 @@ int sbx_read_file(sbx_t *s, const char *path, size_t max, char **data,
 		return rc;
 	if (!a->allowed)
 		return SBX_E_DENIED;
-	fd = open(a->path, O_RDONLY | O_CLOEXEC);
+	/* the path decided on, through no symlink a sandboxed process may
+	 * have swapped in since (API-01); a FIFO planted there must not
+	 * hang the caller */
+	fd = sbx_open_nolinks(a->path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
 	if (fd < 0)
 		return SBX_E_IO;
+	if (fstat(fd, &st) < 0 || S_ISFIFO(st.st_mode) ||
+	    S_ISSOCK(st.st_mode)) {
+		close(fd);
+		return SBX_E_IO;
+	}
 	/* Never allocate more than the file holds (and never max + 1 when
 	 * max is SIZE_MAX). */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size < (uint64_t)max)
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < (uint64_t)max)
 		max = (size_t)st.st_size;
 	if (max >= SIZE_MAX / 2) {
 		close(fd);
@@ -263,12 +271,23 @@ int sbx_write_file(sbx_t *s, const char *path, const void *data, size_t len,
 		return rc;
 	if (!a->allowed)
 		return SBX_E_DENIED;
-	/* O_NOFOLLOW: a symlink planted by a sandboxed run must not
-	 * redirect the write (THREATS FS-13). */
-	fd = open(a->path,
-		  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
+	/* No symlink anywhere on the path, planted before (FS-13) or
+	 * swapped in since the decision (API-01).  Truncated only once it
+	 * is known to be a regular file of one name: a hard link shares the
+	 * inode with a place the policy did not decide on (PERS-02). */
+	fd = sbx_open_nolinks(a->path,
+			      O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY, 0666);
 	if (fd < 0)
 		return SBX_E_IO;
+	{
+		struct stat st;
+
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    st.st_nlink > 1 || ftruncate(fd, 0) < 0) {
+			close(fd);
+			return SBX_E_IO;
+		}
+	}
 	while (len > 0) {
 		ssize_t n = write(fd, p, len);
 
@@ -305,16 +324,21 @@ static int list_add(struct list *l, const char *s)
 	return 0;
 }
 
-static int walk(sbx_t *s, const struct sbx_cpol *v, const char *dir,
+/* Each directory is opened from the one before, never through a
+ * symlink (API-01): a directory swapped for a link mid-walk ends there. */
+static int walk(sbx_t *s, const struct sbx_cpol *v, int dfd, const char *dir,
 		const char *pat, struct list *l, int depth)
 {
-	DIR *d = depth < 64 ? opendir(dir) : NULL;
+	DIR *d = depth < 64 && dfd >= 0 ? fdopendir(dfd) : NULL;
 	struct dirent *e;
 	char path[PATH_MAX];
 	int rc = 0;
 
-	if (!d)
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
 		return 0;
+	}
 	while (rc == 0 && (e = readdir(d))) {
 		struct sbx_path_decision dec;
 
@@ -329,7 +353,11 @@ static int walk(sbx_t *s, const struct sbx_cpol *v, const char *dir,
 		    dec.verdict == SBX_DENY_NOTCOVERED)
 			continue;
 		if (e->d_type == DT_DIR)
-			rc = walk(s, v, path, pat, l, depth + 1);
+			rc = walk(s, v,
+				  openat(dirfd(d), e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+						 O_CLOEXEC),
+				  path, pat, l, depth + 1);
 		else if (!pat || sbx_glob(pat, e->d_name))
 			rc = list_add(l, path);
 	}
@@ -355,7 +383,9 @@ int sbx_list_files(sbx_t *s, const char *dir, const char *pat, char ***list,
 	free(l.v[0]);
 	l.n = 0;
 	l.v[0] = NULL;
-	if (walk(s, &s->qpol, a.path, pat, &l, 0) < 0) {
+	if (walk(s, &s->qpol,
+		 sbx_open_nolinks(a.path, O_RDONLY | O_DIRECTORY, 0), a.path,
+		 pat, &l, 0) < 0) {
 		sbx_list_free(l.v);
 		return SBX_E_NOMEM;
 	}

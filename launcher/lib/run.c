@@ -21,9 +21,12 @@
 #include "selfcheck.h"
 #include "env.h"
 #include "gitrepo.h"
+#include "plant.h"
 #include "kernel.h"
+#include "nest.h"
 #include "record.h"
 #include "rundir.h"
+#include "sb.h"
 #include "startfail.h"
 
 extern char **environ;
@@ -33,6 +36,7 @@ extern char **environ;
 struct collect {
 	struct sbx_result *res;
 	size_t max_output;
+	unsigned long dropped; /* records over their quota (RPT-01) */
 };
 
 /* ------------------------------------------------------------ shim */
@@ -71,8 +75,34 @@ int sbx_find_shim(char *out, size_t outsz)
 
 /* ------------------------------------------------------------ results */
 
-static void add_refusal(struct sbx_result *r, pid_t pid, const char **f)
+/*
+ * RPT-01: the report cannot be flooded out.  Each sending process keeps
+ * at most RPT_PER_SENDER distinct entries, and all of them at most
+ * RPT_MAX; but the first RPT_FIRST_PER_KIND entries of each kind
+ * (hidden, read-only, exec-denied, ...) are always kept, whoever floods.
+ * What was not kept is counted, and the run says so.
+ */
+#define RPT_MAX 10000
+#define RPT_PER_SENDER 200
+#define RPT_FIRST_PER_KIND 32
+
+/* 1: keep a new entry of kind from pid; 0: over quota. */
+static int rpt_admit(const struct sbx_result *r, pid_t pid, const char *kind)
 {
+	size_t of_kind = 0, of_pid = 0;
+
+	for (size_t i = 0; i < r->nrefusals; i++) {
+		of_kind += !strcmp(r->refusals[i].kind, kind);
+		of_pid += pid > 0 && r->refusals[i].pid == (int)pid;
+	}
+	if (of_kind < RPT_FIRST_PER_KIND)
+		return 1;
+	return of_pid < RPT_PER_SENDER && r->nrefusals < RPT_MAX;
+}
+
+static void add_refusal(struct collect *c, pid_t pid, const char **f)
+{
+	struct sbx_result *r = c->res;
 	struct sbx_refusal *x;
 
 	for (size_t i = 0; i < r->nrefusals; i++) {
@@ -87,8 +117,10 @@ static void add_refusal(struct sbx_result *r, pid_t pid, const char **f)
 			return;
 		}
 	}
-	if (r->nrefusals >= 10000)
+	if (!rpt_admit(r, pid, f[SBX_REC_KIND])) {
+		c->dropped++;
 		return;
+	}
 	x = realloc(r->refusals, (r->nrefusals + 1) * sizeof(*x));
 	if (!x)
 		return;
@@ -116,7 +148,7 @@ static void on_report(void *ctx, pid_t pid, const char *rec, size_t len)
 	memcpy(buf, rec, len);
 	if (sbx_rec_decode(buf, len, f) < 0)
 		return;
-	add_refusal(c->res, pid, f);
+	add_refusal(c, pid, f);
 }
 
 /* The launcher's own record: the kernel refused to start the command.
@@ -209,6 +241,7 @@ struct run_ctx {
 	void *cpol; /* this launch's compiled policy */
 	size_t cpol_len;
 	struct sbx_proxy_ep proxy; /* network = filtered */
+	struct sbx_plants plants; /* absent protected paths (plant.c) */
 };
 
 /* A warning: to the caller at once (on_warning), and into the result.
@@ -227,6 +260,7 @@ __attribute__((format(printf, 2, 3))) static void run_warn(struct run_ctx *c,
 	va_end(ap);
 	if (k < 0)
 		return;
+	sb_clean(w); /* names the sandbox chose (W-05) */
 	if (c->req->on_warning)
 		c->req->on_warning(c->req->warning_ctx, w);
 	while (r->warnings && r->warnings[n])
@@ -380,10 +414,34 @@ static void report_repo(void *ctx, const char *path, const char *what)
 /* Directories looked at, at most, for repositories made in the run. */
 #define NEW_REPO_SCAN_DIRS 5000
 
+/* GIT-01, PER-03: a protected path the run created, moved aside. */
+static void report_planted(void *ctx, const char *path, const char *moved,
+			   int err)
+{
+	if (moved)
+		run_warn(ctx,
+			 "'%s' was created during the run; it is protected "
+			 "because it can run code outside the sandbox later, "
+			 "so it was moved aside to '%s': review it, and move "
+			 "it back only if you trust it",
+			 path, moved);
+	else
+		run_warn(ctx,
+			 "'%s' was created during the run; it is protected "
+			 "because it can run code outside the sandbox later, "
+			 "and it could not be moved aside (%s): review it "
+			 "before using it outside",
+			 path,
+			 err == EXDEV ? "its directory was replaced"
+				      : strerror(err));
+}
+
 static void report_created(struct run_ctx *c)
 {
 	struct stat st;
 	char g[PATH_MAX + 8];
+
+	sbx_plants_check(&c->plants, report_planted, c);
 
 	/* A gitfile written where there was no .git points the next git run
 	 * outside the sandbox at a repository of the command's choosing. */
@@ -398,7 +456,8 @@ static void report_created(struct run_ctx *c)
 		const struct sbx_path_rule *r = &c->pol.rules[i];
 
 		if (!(r->flags & SBX_RF_ABSENT) || lstat(r->root, &st) < 0 ||
-		    !sandbox_writable(&c->pol, r->root))
+		    !sandbox_writable(&c->pol, r->root) ||
+		    sbx_plants_watched(&c->plants, r->root))
 			continue;
 		run_warn(c,
 			 "'%s' was created during the run; it is "
@@ -475,8 +534,10 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		     struct sbx_err *err)
 {
 	const struct sbx_policy *pol = &c->pol;
-	struct collect col = { res, c->req->max_output ? c->req->max_output
-						       : DEFAULT_MAX_OUTPUT };
+	struct collect col = { res,
+			       c->req->max_output ? c->req->max_output
+						  : DEFAULT_MAX_OUTPUT,
+			       0 };
 	struct sbx_env_vars vars = { .shim = c->have_shim ? c->shim : NULL,
 				     .policy_file = c->rd.path };
 	struct sbx_env env;
@@ -524,7 +585,7 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	l.on_warning = on_warning;
 	l.warning_ctx = c;
 	if (sbx_check_start(&l, c->b->cpol_flags(c->mode), on_start_refused,
-			    res)) {
+			    &col)) {
 		/* an exec deny rule names the command: as the shim refuses
 		 * it inside, with EACCES, before anything runs */
 		res->exit_code = res->status = 126;
@@ -546,7 +607,14 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		res->duration = (double)x.duration_ns / 1e9;
 		if (x.exec_errno)
 			sbx_explain_start(&l, c->b->cpol_flags(c->mode),
-					  x.exec_errno, on_start_refused, res);
+					  x.exec_errno, on_start_refused, &col);
+		if (col.dropped)
+			run_warn(c,
+				 "%lu refusal records were not kept: a process "
+				 "sent more than %d, or the run more than %d "
+				 "(the first %d of each kind are kept)",
+				 col.dropped, RPT_PER_SENDER, RPT_MAX,
+				 RPT_FIRST_PER_KIND);
 	}
 	sbx_env_free(&env);
 	return r;
@@ -571,7 +639,13 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 		sbx_rundir_release(&c->rd);
 		return SBX_E_NOMEM;
 	}
+	if (sbx_nest_check(&c->pol, err) < 0) {
+		sbx_rundir_release(&c->rd);
+		return SBX_E_DENIED;
+	}
 	rc = write_policy(c, &c->rd, err);
+	sbx_plants_free(&c->plants);
+	sbx_plants_note(&c->plants, &c->pol, sandbox_writable);
 	if (rc == 0)
 		rc = do_launch(c, res, err);
 	sbx_rundir_release(&c->rd);
@@ -664,6 +738,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		goto fail;
 	fill_layers(res, c);
 	report_created(c);
+	sbx_plants_free(&c->plants);
 	sbx_policy_free(&c->pol);
 	free(c->cpol);
 	free(c->feat);
@@ -675,6 +750,7 @@ fail:
 	if (c && c->have_pol)
 		sbx_policy_free(&c->pol);
 	if (c) {
+		sbx_plants_free(&c->plants);
 		free(c->feat);
 		free(c->cpol);
 	}

@@ -68,7 +68,8 @@ while True:
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .hookSpecificOutput.permissionDecision <<<"$output")" = deny ]
 	run timeout 10 "$SBXRUN" --trust
-	[ "$status" -ne 0 ] && [ "$status" -ne 124 ]
+	[ "$status" -ne 0 ]
+	[ "$status" -ne 124 ]
 }
 
 @test "CONF-03 a FIFO as the user's own conf: a clear refusal, never a hang" {

@@ -170,7 +170,7 @@ follow() {
 	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" "$@" $fix -c "$cmd"
 	echo "retry with $fix: $status $stderr"
 	[ "$status" -eq 0 ]
-	[[ "$stderr" != *"sbxrun: cannot"* ]]
+	[[ "$stderr" != *"$want"* ]]
 }
 
 # nofix CMD WANT [SBXRUN-OPTIONS...]: refused with exactly one line
@@ -240,4 +240,107 @@ nofix() {
 	run "$SBXRUN" --mode "$SBX_MODE" --profile "$T/noprotect.conf" -c 'echo "#!/bin/sh" > .git/hooks/pre-commit'
 	[ "$status" -eq 0 ]
 	[ -e "$P/.git/hooks/pre-commit" ]
+}
+
+# ------------------------------------------------------------ sizes
+
+@test "max_file_bytes on growth: python writing 2,000,000 bytes under a 1000-byte limit fails and is explained" {
+	command -v "$PY" >/dev/null || skip "no python3"
+	mkdir -p "$P/notes"
+	printf 'profile = "default";\npaths = ( { root = "notes"; mode = "rw"; max_file_bytes = 1000; } );\n' > "$T/lim.conf"
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" --profile "$T/lim.conf" -- "$PY" -c "open('notes/a.txt', 'w').write('x' * 2000000)"
+	echo "$stderr"
+	[ "$status" -ne 0 ]
+	[[ "$stderr" == *"File too large"* ]]
+	[ "$(count "$stderr" "sbxrun: cannot write '$P/notes/a.txt': 2000000 bytes, over the 1000-byte limit (rule $P/notes from $T/lim.conf:2)")" = 1 ]
+	# judged from outside: nothing past the limit was written
+	[ "$(stat -c %s "$P/notes/a.txt")" -le 1000 ]
+	# under the limit, and growth in small steps up to it, work
+	run "$SBXRUN" --mode "$SBX_MODE" --profile "$T/lim.conf" -- "$PY" -c "
+f = open('notes/b.txt', 'w')
+for i in range(10):
+    f.write('y' * 100); f.flush()
+f.close()"
+	[ "$status" -eq 0 ]
+	[ "$(stat -c %s "$P/notes/b.txt")" = 1000 ]
+	# one more byte is refused, and explained
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" --profile "$T/lim.conf" -- "$PY" -c "
+f = open('notes/b.txt', 'a'); f.write('z'); f.flush()"
+	[ "$status" -ne 0 ]
+	[[ "$stderr" == *"cannot write '$P/notes/b.txt': 1001 bytes, over the 1000-byte limit"* ]]
+	[ "$(stat -c %s "$P/notes/b.txt")" = 1000 ]
+}
+
+@test "max_file_bytes on growth: pwrite, fallocate, truncate, copy_file_range, sendfile, rename and link" {
+	command -v "$PY" >/dev/null || skip "no python3"
+	mkdir -p "$P/notes"
+	printf 'profile = "default";\npaths = ( { root = "notes"; mode = "rw"; max_file_bytes = 1000; } );\n' > "$T/lim.conf"
+	head -c 5000 /dev/zero > "$P/big"
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" --profile "$T/lim.conf" -- "$PY" -c "
+import os
+def t(name, f):
+    try:
+        f(); print(name, 'ok')
+    except OSError as e:
+        print(name, e.errno)
+fd = os.open('notes/f1', os.O_WRONLY | os.O_CREAT)
+t('pwrite', lambda: os.pwrite(fd, b'x', 5000))
+t('fallocate', lambda: os.posix_fallocate(fd, 0, 5000))
+t('ftruncate', lambda: os.ftruncate(fd, 5000))
+t('writev', lambda: os.writev(fd, [b'x' * 600, b'y' * 600]))
+src = os.open('big', os.O_RDONLY)
+fd2 = os.open('notes/f2', os.O_WRONLY | os.O_CREAT)
+t('copy_file_range', lambda: os.copy_file_range(src, fd2, 5000))
+fd3 = os.open('notes/f3', os.O_WRONLY | os.O_CREAT)
+t('sendfile', lambda: os.sendfile(fd3, src, 0, 5000))
+t('rename', lambda: os.rename('big', 'notes/f4'))
+t('link', lambda: os.link('big', 'notes/f5'))
+t('small', lambda: os.write(fd, b'ok'))
+"
+	echo "$output"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	for c in pwrite fallocate ftruncate writev copy_file_range sendfile rename link; do
+		printf '%s\n' "$output" | grep -qx "$c 27" || { echo "not refused: $c"; return 1; }
+	done
+	printf '%s\n' "$output" | grep -qx "small ok"
+	for f in f1 f2 f3; do
+		[ "$(stat -c %s "$P/notes/$f")" -le 1000 ]
+		[[ "$stderr" == *"cannot write '$P/notes/$f': "*" bytes, over the 1000-byte limit"* ]]
+	done
+	[ ! -e "$P/notes/f4" ] && [ ! -e "$P/notes/f5" ] && [ -e "$P/big" ]
+	# --dry-run says what static programs get
+	run "$SBXRUN" --mode "$SBX_MODE" --profile "$T/lim.conf" --dry-run
+	[[ "$output" == *"max_file_bytes: the shim holds it for dynamically linked programs"*"RLIMIT_FSIZE (limits.fsize = "* ]]
+}
+
+# ------------------------------------------------------------ hints
+
+@test "hints: a build tool's read-only cache points to the build profile, and that works" {
+	follow 'mkdir -p "${npm_config_cache:-$HOME/.npm}/_cacache"' "cannot write '.npm': read-only in this sandbox (npm's cache: the build profile gives each project a writable cache of its own;"
+	[[ "$line" == *"; to allow: sbxrun --profile build" ]]
+	follow 'mkdir -p "${PIP_CACHE_DIR:-$HOME/.cache/pip}/http"' "read-only in this sandbox (pip's cache: the build profile"
+	if command -v npm >/dev/null; then
+		follow 'npm cache verify' "cannot write '$HOME/.npm': read-only in this sandbox (npm's cache:"
+	fi
+	# another profile is not swapped for build: the plain fix
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" --profile strict -c 'mkdir -p ~/.npm/x'
+	[[ "$stderr" != *"--profile build"* ]]
+}
+
+@test "hints: the first failed lookup with the network off says so once, before the tool's own error" {
+	command -v "$PY" >/dev/null || skip "no python3"
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" -- "$PY" -c "
+import socket, sys
+for i in range(3):
+    try:
+        socket.getaddrinfo('registry.example.test', 443)
+    except socket.gaierror as e:
+        print('LOOKUP FAILED', e, file=sys.stderr, flush=True)"
+	echo "$stderr"
+	want="sbxrun: cannot resolve 'registry.example.test': network access is off in this sandbox"
+	[ "$(count "$stderr" "$want")" = 1 ]
+	first=$(printf '%s\n' "$stderr" | grep -n -m1 -F "$want" | cut -d: -f1)
+	tool=$(printf '%s\n' "$stderr" | grep -n -m1 -F "LOOKUP FAILED" | cut -d: -f1)
+	[ "$first" -lt "$tool" ]
 }

@@ -109,3 +109,22 @@ C
 	[ "$status" -eq 0 ]
 	[ -e "$P/made" ]
 }
+
+@test "inject = \"shim-only\": where no sandbox can be made, each shell gets the shim, ADVISORY" {
+	conf=$("$SBXRUN" --add-path "$T/bin=ro" | sed -n 's/.* to //p')
+	echo 'inject = "shim-only";' >> "$conf"
+	run "$SBXRUN" --dry-run
+	[[ "$output" == *"inject: shim-only ($conf:"*"): sbxrun-sh outside a sandbox is ADVISORY, no sandbox"* ]]
+	printf 'all:\n\techo "in $$SBXRUN" > made\n\tsu -c id || echo refused > su.txt\n' > "$P/Makefile"
+	run make SHELL="$SH_LINK"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"sbxrun: ADVISORY (--shim-only): NO SANDBOX."* ]]
+	[[ "$output" == *"refused to run 'su'"* ]]
+	[ "$(cat "$P/made")" = "in advisory" ]
+	[ "$(cat "$P/su.txt")" = refused ]
+	# Inside a sandbox it is still the shell as it is.
+	run sbx -- make SHELL="$SH_LINK"
+	[[ "$output" != *ADVISORY* ]]
+	[ "$(cat "$P/made")" = "in 1" ]
+}

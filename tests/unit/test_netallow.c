@@ -591,7 +591,7 @@ static void test_explanations(void **state)
 			       "loopback address, reachable only when listed "
 			       "by address (rule network filtered from "
 			       "t.conf:1); to allow: sbxrun --net "
-			       "allow:[::1]:8080");
+			       "'allow:[::1]:8080'");
 	explain("example.com", "93.184.216.34", 443, NULL, m, sizeof(m));
 	assert_string_equal(m, "sbxrun: cannot connect to 93.184.216.34:443: "
 			       "not in the network allow-list of this sandbox "

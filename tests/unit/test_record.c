@@ -10,10 +10,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "record.h"
+#include "sb.h"
 
 static const char *const sample[SBX_REC_NFIELDS] = {
 	"write",
@@ -213,10 +215,49 @@ static void test_random_decode(void **state)
 	}
 }
 
+/* Names shown to a terminal (W-05) and pasted into a shell (W-06). */
+static void test_shown_names(void **state)
+{
+	static const struct {
+		const char *in, *q, *sh;
+	} c[] = {
+		{ "/home/a/x.txt", "/home/a/x.txt", "/home/a/x.txt" },
+		{ "/h/a;id", "/h/a;id", "'/h/a;id'" },
+		{ "/h/q'x", "/h/q'x", "'/h/q'\\''x'" },
+		{ "/h/\033]0;T\007", "/h/?]0;T?", "$'/h/\\x1b]0;T\\x07'" },
+		{ "/h/n\nl'\\", "/h/n?l'\\", "$'/h/n\\x0al\\'\\\\'" },
+		{ "/h/\xc2\x9b"
+		  "2J",
+		  "/h/?2J", "$'/h/\\xc2\\x9b2J'" },
+		{ "/h/\xe2\x80\xae"
+		  "evil",
+		  "/h/?evil", "$'/h/\\xe2\\x80\\xaeevil'" },
+		{ "/h/caf\xc3\xa9", "/h/caf\xc3\xa9", "'/h/caf\xc3\xa9'" },
+		{ "/h/\xff\xc3", "/h/??", "$'/h/\\xff\\xc3'" },
+		{ "/h/\xe0\x80\x80", "/h/???", "$'/h/\\xe0\\x80\\x80'" },
+		{ "", "", "''" },
+	};
+	char mem[256], cl[256];
+	struct sb b;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		sb_init(&b, mem, sizeof(mem));
+		sb_putq(&b, c[i].in);
+		assert_string_equal(mem, c[i].q);
+		snprintf(cl, sizeof(cl), "%s", c[i].in);
+		assert_string_equal(sb_clean(cl), c[i].q);
+		sb_init(&b, mem, sizeof(mem));
+		sb_putsh(&b, c[i].in);
+		assert_string_equal(mem, c[i].sh);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_shown_names),
 		cmocka_unit_test(test_null_and_empty_fields),
 		cmocka_unit_test(test_awkward_bytes),
 		cmocka_unit_test(test_size_boundary),

@@ -117,12 +117,15 @@ static struct cell row_protect(const struct plan *c)
 			"by pid 1 and named in the run's warnings, but a "
 			"sandboxed process may write it in the moment "
 			"between, or write the lock file the host renames "
-			"over it; created later, or in repositories created "
-			"during the run: not enforced, reported at exit");
+			"over it; created later: not enforced, moved "
+			"aside at exit (a program outside may read one "
+			"before); in repositories created during the run: "
+			"reported at exit");
 	return CELL(SBX_ENF_ADVISORY,
 		    "shim only: Landlock cannot make a read-only "
-		    "hole in a writable tree; created later, or in "
-		    "repositories created during the run: reported at exit");
+		    "hole in a writable tree; created later: moved aside "
+		    "at exit; in repositories created during the run: "
+		    "reported at exit");
 }
 
 static struct cell row_devices(const struct plan *c)
@@ -503,6 +506,14 @@ __attribute__((format(printf, 2, 3))) static void note(struct sbx_plan *out,
 	va_end(ap);
 }
 
+static int plan_max_bytes(const struct sbx_policy *p)
+{
+	for (size_t i = 0; i < p->nrules; i++)
+		if (p->rules[i].max_file_bytes)
+			return 1;
+	return 0;
+}
+
 static void plan_notes(struct sbx_plan *out, const struct plan *c,
 		       const struct sbx_features *f)
 {
@@ -546,6 +557,15 @@ static void plan_notes(struct sbx_plan *out, const struct plan *c,
 			  "inside a writable root accept no new entries "
 			  "(Landlock cannot grant new files there without "
 			  "granting a secret that appears later)");
+	if (plan_max_bytes(c->p))
+		note(out,
+		     "max_file_bytes: the shim holds it for dynamically "
+		     "linked programs (opening, writing, truncating, "
+		     "fallocate, copy_file_range, sendfile, renaming or "
+		     "linking into the root); static programs, raw syscalls "
+		     "and libc's own stdio writes get only RLIMIT_FSIZE "
+		     "(limits.fsize = %llu bytes, 0: none), on every file",
+		     (unsigned long long)c->p->limits.fsize);
 	if (c->abi)
 		note(out, "entries created during the run, by the host or "
 			  "by the command, in a directory on the way to a "

@@ -92,6 +92,7 @@ struct sup {
 	int sig_killed; /* a second one: the whole tree was killed */
 	int old_dumpable, old_subreaper, subreaper_set;
 	pid_t self, child;
+	unsigned long foreign_records; /* RPT-01: not from the sandbox */
 	unsigned long long child_start; /* clock ticks since boot */
 	int child_done, child_status;
 	int cmd_status_known, cmd_status;

@@ -469,6 +469,15 @@ static int on_chan(struct sup *s)
 	return 1;
 }
 
+/* RPT-01: a record counts only from the caller's own uid, as the kernel
+ * attests it (SO_PASSCRED; a sandbox's uid maps back to the caller's):
+ * another local user who finds the abstract name is not heard.  Not the
+ * parent chain: a process is often gone before its record is read. */
+static int from_sandbox(const struct ucred *cr)
+{
+	return cr->uid == getuid() && cr->pid > 0;
+}
+
 /* One refusal record; 0 when none was waiting.  Records never carry
  * descriptors: any that came along are closed, so a process cannot pin
  * files open in the supervisor. */
@@ -502,6 +511,10 @@ static int on_report(struct sup *s)
 	fd = take_fd(&mh);
 	if (fd >= 0)
 		close(fd);
+	if (!from_sandbox(&cr)) {
+		s->foreign_records++;
+		return 1;
+	}
 	if (s->l->on_report)
 		s->l->on_report(s->l->report_ctx, cr.pid, buf, (size_t)n);
 	return 1;
@@ -611,6 +624,16 @@ static int sup_loop(struct sup *s)
 		check_timeout(s);
 	}
 	drain(s);
+	if (s->foreign_records && s->l->on_warning) {
+		char m[200];
+
+		snprintf(m, sizeof m,
+			 "%lu refusal records from another user were ignored "
+			 "(someone outside the sandbox wrote to its report "
+			 "socket)",
+			 s->foreign_records);
+		s->l->on_warning(s->l->warning_ctx, m);
+	}
 	return 0;
 }
 

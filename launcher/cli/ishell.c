@@ -1,0 +1,150 @@
+/*
+ * ishell.c - the interactive sandboxed shell (`sbxrun` with no command on
+ * a terminal): a marker in its prompt, and its history kept where the
+ * sandbox may write it.
+ *
+ * The user's rc files are read-only inside, and so is ~/.bash_history:
+ * without this every interactive shell ended with a refusal to save its
+ * history.  Each project gets a directory of its own,
+ * ~/.cache/sbxrun/shell/PROJECT-HASH, writable in the sandbox (an
+ * --allow-write of that one directory): the history lives there, and so
+ * does the small rc file that sources the user's own and then marks the
+ * prompt.  Nothing outside a sandbox reads that directory, so what a
+ * sandboxed command writes there reaches only the next sandboxed shell;
+ * the rc file is made anew (never followed through a link) before each.
+ *
+ *   bash: bash --rcfile DIR/bashrc -i     (PS1, HISTFILE)
+ *   zsh:  ZDOTDIR=DIR zsh -i              (DIR/.zshrc: PROMPT, HISTFILE)
+ *   fish: fish --init-command ...         (fish_prompt wrapped; its history
+ *                                          stays in fish's data dir)
+ *   sh, dash and others: ENV=DIR/shrc    (PS1, HISTFILE where it counts)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "die.h"
+#include "sbx_cli.h"
+
+#define MARK "(sbxrun) "
+
+static char dir[PATH_MAX], rc[PATH_MAX + 16], hist[PATH_MAX + 16];
+static char envarg[PATH_MAX + 16], histarg[PATH_MAX + 16];
+static char *argv_out[8];
+
+static void mkdirs(const char *path)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof p, "%s", path);
+	for (char *s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = '\0';
+			mkdir(p, 0700);
+			*s = '/';
+		}
+	if (mkdir(p, 0700) < 0 && errno != EEXIST)
+		die_errno("cannot make %s", p);
+}
+
+/* The rc file, new: whatever the sandbox left under that name (a link
+ * to a file of the host's) is removed, never written through. */
+static void write_rc(const char *path, const char *text)
+{
+	int fd;
+
+	if (unlink(path) < 0 && errno != ENOENT)
+		die_errno("cannot replace %s", path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
+	    close(fd) < 0)
+		die_errno("cannot write %s", path);
+}
+
+static const char *base(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+/* sh is the user's shell (absolute); returns the argv to run, and adds
+ * the history directory to c's overrides.  NULL: run sh as it is. */
+char **cli_ishell(struct cli *c, const char *sh)
+{
+	struct sbx_locs l;
+	char err[1200], text[2 * PATH_MAX + 512];
+	const char *b = base(sh);
+
+	if (sbx_cli_locate(&l, &c->opts, err, sizeof err) < 0)
+		return NULL; /* the run itself will say why */
+	snprintf(dir, sizeof dir, "%s/.cache/sbxrun/shell/%s", l.home,
+		 l.project_hash);
+	mkdirs(dir);
+	if (c->noverrides >= CLI_MAX_OVERRIDES ||
+	    asprintf(&c->owned[c->noverrides], "allow-write=%s", dir) < 0)
+		return NULL;
+	c->overrides[c->noverrides] = c->owned[c->noverrides];
+	c->overrides[++c->noverrides] = NULL;
+	c->opts.overrides = c->overrides;
+	snprintf(hist, sizeof hist, "%s/%s_history", dir, b);
+	if (!strcmp(b, "bash")) {
+		snprintf(rc, sizeof rc, "%s/bashrc", dir);
+		snprintf(text, sizeof text,
+			 "# made by sbxrun for its interactive shell\n"
+			 "[ -f /etc/bash.bashrc ] && . /etc/bash.bashrc\n"
+			 "[ -f ~/.bashrc ] && . ~/.bashrc\n"
+			 "PS1='" MARK "'\"$PS1\"\nHISTFILE='%s'\n",
+			 hist);
+		write_rc(rc, text);
+		argv_out[0] = (char *)sh;
+		argv_out[1] = (char *)"--rcfile";
+		argv_out[2] = rc;
+		argv_out[3] = (char *)"-i";
+		argv_out[4] = NULL;
+		return argv_out;
+	}
+	if (!strcmp(b, "fish")) {
+		argv_out[0] = (char *)sh;
+		argv_out[1] = (char *)"--init-command";
+		argv_out[2] = (char *)"functions -q fish_prompt; and functions "
+				      "-c fish_prompt _sbxrun_prompt; function "
+				      "fish_prompt; echo -n '" MARK
+				      "'; _sbxrun_prompt; end";
+		argv_out[3] = NULL;
+		return argv_out;
+	}
+	if (!strcmp(b, "zsh")) {
+		snprintf(rc, sizeof rc, "%s/.zshrc", dir);
+		snprintf(text, sizeof text,
+			 "# made by sbxrun for its interactive shell\n"
+			 "[ -f ~/.zshrc ] && . ~/.zshrc\n"
+			 "PROMPT='" MARK "'\"$PROMPT\"\nHISTFILE='%s'\n",
+			 hist);
+		write_rc(rc, text);
+		snprintf(envarg, sizeof envarg, "ZDOTDIR=%s", dir);
+	} else {
+		snprintf(rc, sizeof rc, "%s/shrc", dir);
+		snprintf(text, sizeof text,
+			 "# made by sbxrun for its interactive shell\n"
+			 "PS1='" MARK "'\"${PS1:-$ }\"\nHISTFILE='%s'\n",
+			 hist);
+		write_rc(rc, text);
+		snprintf(envarg, sizeof envarg, "ENV=%s", rc);
+	}
+	snprintf(histarg, sizeof histarg, "HISTFILE=%s", hist);
+	argv_out[0] = (char *)"/usr/bin/env";
+	argv_out[1] = envarg;
+	argv_out[2] = histarg;
+	argv_out[3] = (char *)sh;
+	argv_out[4] = (char *)"-i";
+	argv_out[5] = NULL;
+	return argv_out;
+}

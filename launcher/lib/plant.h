@@ -1,0 +1,42 @@
+/*
+ * plant.h - protected paths missing at launch, moved aside at exit when
+ * the run created them (plant.c).
+ */
+#ifndef SBX_PLANT_H
+#define SBX_PLANT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "policy.h"
+
+struct sbx_plant {
+	char *path; /* absolute */
+	dev_t dev; /* its parent directory at launch */
+	ino_t ino;
+};
+
+struct sbx_plants {
+	struct sbx_plant *v;
+	size_t n;
+};
+
+/* At launch: every protect rule of p marked SBX_RF_ABSENT that writable()
+ * says the sandbox could create, whose parent directory exists. */
+void sbx_plants_note(struct sbx_plants *pl, const struct sbx_policy *p,
+		     int (*writable)(const struct sbx_policy *, const char *));
+
+/* At exit, every process of the run gone: each noted path that exists is
+ * renamed aside; fn gets the path and its new name, or NULL and the errno
+ * when it could not be moved (EXDEV: its directory was replaced). */
+void sbx_plants_check(struct sbx_plants *pl,
+		      void (*fn)(void *ctx, const char *path, const char *moved,
+				 int err),
+		      void *ctx);
+
+/* Is path one of the noted ones? */
+int sbx_plants_watched(const struct sbx_plants *pl, const char *path);
+
+void sbx_plants_free(struct sbx_plants *pl);
+
+#endif
