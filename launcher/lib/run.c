@@ -375,9 +375,9 @@ static int run_policy(struct run_ctx *c, struct sbx_err *err)
 	return c->have_pol ? 0 : -1;
 }
 
-/* Could the sandbox itself have created path?  Only then is a protected
- * path that appeared worth a warning (the launcher makes its own). */
-static int sandbox_writable(const struct sbx_policy *p, const char *path)
+/* The mode the sandbox has at path (its longest non-protect rule), or
+ * -1 when no rule covers it. */
+static int sandbox_mode(const struct sbx_policy *p, const char *path)
 {
 	const struct sbx_path_rule *best = NULL;
 
@@ -391,16 +391,27 @@ static int sandbox_writable(const struct sbx_policy *p, const char *path)
 		    (r->rootlen == best->rootlen && r->mode > best->mode))
 			best = r;
 	}
-	return best && best->mode == SBX_RW;
+	return best ? (int)best->mode : -1;
 }
 
-/* The store of compiled policies must be out of the sandbox's reach:
- * not below a writable root (rundir.c tries the next place). */
+/* Could the sandbox itself have created path?  Only then is a protected
+ * path that appeared worth a warning (the launcher makes its own). */
+static int sandbox_writable(const struct sbx_policy *p, const char *path)
+{
+	return sandbox_mode(p, path) == SBX_RW;
+}
+
+/* The store of compiled policies must be out of the sandbox's reach,
+ * not below a writable root, and within the shim's: not below a hidden
+ * one (strict hides ~, and ~/.cache/sbxrun/run with it: the shim could
+ * not load its policy and refused every exec, review U-05).  rundir.c
+ * tries the next place. */
 static int state_writable(void *ctx, const char *path)
 {
 	const sbx_t *s = ctx;
+	int m = sandbox_mode(&s->pol, path);
 
-	return sandbox_writable(&s->pol, path);
+	return m == SBX_RW || m == SBX_HIDE;
 }
 
 /* GIT-02: a repository made or changed below the project. */

@@ -74,8 +74,22 @@ static struct cell row_attrs(const struct plan *c)
 {
 	if (c->full)
 		return CELL(SBX_ENF_KERNEL, "read-only mounts: EROFS");
-	return CELL(SBX_ENF_ADVISORY,
-		    "shim only: Landlock has no attribute rights");
+	/* Landlock has no attribute rights: seccomp sends the calls to the
+	 * supervisor, which does them only in writable paths (attr.c). */
+	if (!c->sc)
+		return CELL(SBX_ENF_ADVISORY,
+			    "shim only: Landlock has no attribute rights and "
+			    "there is no seccomp");
+	if (!c->notif || c->in_sbxrun)
+		return CELL(SBX_ENF_KERNEL,
+			    "seccomp: refused everywhere (EPERM), in writable "
+			    "paths too: no seccomp listener here to do them "
+			    "for the command");
+	return CELL(SBX_ENF_KERNEL,
+		    "seccomp: the supervisor does them for the command, "
+		    "only in writable paths (EACCES elsewhere), by "
+		    "descriptor; unless the filter sbxrun runs under refuses "
+		    "a listener: then refused everywhere");
 }
 
 static struct cell row_writable(const struct plan *c)
