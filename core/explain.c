@@ -209,6 +209,42 @@ static int startup_file(const struct sbx_cpol *v, const char *abs)
 	return 0;
 }
 
+/* A build tool's cache in the home directory, which the build profile
+ * redirects per project (launcher/lib/env.c): the tool's name, or NULL. */
+static const char *cache_tool(const struct sbx_cpol *v, const char *abs)
+{
+	static const char *const caches[][2] = {
+		{ ".npm", "npm" },	     { ".cache/pip", "pip" },
+		{ ".cache/go-build", "go" }, { "go/pkg/mod", "go" },
+		{ ".cargo", "cargo" },	     { ".cache/yarn", "yarn" },
+		{ ".gradle", "gradle" },     { ".local/share/pnpm", "pnpm" },
+		{ ".cache/pnpm", "pnpm" },   { ".ccache", "ccache" },
+		{ ".cache", "a tool" },
+	};
+	const char *home = str(v, v->hdr->home);
+	size_t hl = strlen(home);
+
+	if (hl < 2 || strncmp(abs, home, hl) != 0 || abs[hl] != '/')
+		return NULL;
+	for (size_t i = 0; i < sizeof(caches) / sizeof(caches[0]); i++) {
+		size_t n = strlen(caches[i][0]);
+
+		if (!strncmp(abs + hl + 1, caches[i][0], n) &&
+		    (abs[hl + 1 + n] == '/' || !abs[hl + 1 + n]))
+			return caches[i][1];
+	}
+	return NULL;
+}
+
+/* The run's profile is the default one: --profile build is the fix for
+ * a cache (another profile may be stricter than build). */
+static int default_profile(const struct sbx_cpol *v)
+{
+	const char *p = str(v, v->hdr->profile);
+
+	return !*p || !strcmp(p, "default");
+}
+
 /* A name that will not come again: a tool's timestamped file (npm's
  * ~/.npm/_logs/2026-01-02T03_04_05_678Z-debug-0.log) starts with a date.
  * Its directory is what to allow. */
@@ -260,6 +296,7 @@ static void put_path_reason(struct sb *b, const struct sbx_cpol *v,
 			    const char *abs, const struct sbx_path_decision *d)
 {
 	const struct sbx_cpol_rule *r = d->rule;
+	const char *tool;
 
 	switch (d->verdict) {
 	case SBX_DENY_HIDDEN:
@@ -279,6 +316,12 @@ static void put_path_reason(struct sb *b, const struct sbx_cpol *v,
 			sb_put(b, "a shell startup file: what is written "
 				  "there runs in every later shell, outside "
 				  "the sandbox too; ");
+		else if ((tool = cache_tool(v, abs)) && default_profile(v)) {
+			sb_putq(b, tool);
+			sb_put(b, "'s cache");
+			sb_put(b, ": the build profile gives each project a "
+				  "writable cache of its own; ");
+		}
 		put_writable(b, v);
 		sb_put(b, "; ");
 		break;
@@ -334,7 +377,13 @@ void sbx_explain_path(const struct sbx_cpol *v, const char *shown,
 	if (d->verdict == SBX_DENY_HIDDEN || d->verdict == SBX_DENY_NOTCOVERED)
 		fix = op == SBX_OP_WRITE ? "--allow-write " : "--allow-read ";
 	else if (d->verdict == SBX_DENY_READONLY &&
-		 !(r->flags & SBX_RF_PROTECT))
+		 !(r->flags & SBX_RF_PROTECT) && !dated_name(abs) &&
+		 cache_tool(v, abs) && default_profile(v)) {
+		/* a build tool's cache: the build profile redirects it */
+		if (!(flags & SBX_EXPL_NO_FIX))
+			sb_put(&b, "; to allow: sbxrun --profile build");
+	} else if (d->verdict == SBX_DENY_READONLY &&
+		   !(r->flags & SBX_RF_PROTECT))
 		fix = "--allow-write ";
 	else if (d->verdict == SBX_DENY_READONLY)
 		/* no flag lifts a protect entry: say how it changes */

@@ -48,7 +48,7 @@ struct sbx_src {
 #define SBX_RF_GONE \
 	0x80u /* hidden path missing at launch: a refusal
 				 * there is of nothing, and not explained */
-#define SBX_RF_HOMEREL 0x100u /* written under the home: "~/..." */
+#define SBX_RF_HOMEREL 0x200u /* written under the home: "~/..." */
 
 #define SBX_MAX_SUFFIXES 16
 
@@ -115,6 +115,13 @@ enum sbx_kmode {
 	SBX_KMODE_LANDLOCK = 2, /* landlock-only */
 };
 
+/* inject = "each" (a sandbox per shell a tool starts), "tool" (only the
+ * whole tool in one: sbxrun-sh outside a sandbox refuses), "shim-only"
+ * (sbxrun-sh runs as sbxrun --shim-only: advisory). */
+#define SBX_INJECT_EACH 0
+#define SBX_INJECT_TOOL 1
+#define SBX_INJECT_SHIM 2
+
 struct sbx_limits {
 	uint64_t timeout; /* seconds, 0 = none */
 	uint64_t cpu; /* seconds, 0 = none */
@@ -151,8 +158,9 @@ struct sbx_policy {
 	struct sbx_strv env_keep, env_drop; /* fnmatch patterns */
 	struct sbx_limits limits;
 	enum sbx_fallback fallback;
-	int inject_tool; /* inject = "tool": sbxrun-sh never sandboxes */
-	struct sbx_src inject_src; /* a recipe alone, only a whole tool */
+	/* inject: what sbxrun-sh does outside a sandbox (SBX_INJECT_*) */
+	int inject;
+	struct sbx_src inject_src;
 	enum sbx_kmode kmode;
 	char *profile; /* name of the profile in force */
 

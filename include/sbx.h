@@ -76,6 +76,20 @@ SBX_API int sbx_open(sbx_t **out, const struct sbx_opts *opts, char *errbuf,
 		     size_t errlen);
 SBX_API void sbx_close(sbx_t *s);
 
+/* A child policy derived from parent, never wider than it: overrides in
+ * the syntax of sbx_opts.overrides, limited to "allow-read=",
+ * "allow-write=", "hide=", "net=" and "timeout=".  A child may hide
+ * more, make less writable, turn the network off or make it loopback,
+ * keep fewer allowed hosts, shorten the timeout.  Anything the parent
+ * does not grant (reading a path it hides, writing where it is
+ * read-only, a more open network, a longer timeout) is refused:
+ * SBX_E_DENIED, *child NULL, errbuf naming it.  Works inside a sandbox
+ * too (sbx_open there loads the same confs; sbx_run of a policy wider
+ * than the sandbox it runs in is refused as well).  Free with
+ * sbx_close(). */
+SBX_API int sbx_derive(sbx_t *parent, const char *const *overrides,
+		       sbx_t **child, char *errbuf, size_t errlen);
+
 /* Warnings produced while loading (ignored rules, untrusted in-repo conf),
  * one per index; NULL past the end.  Owned by s. */
 SBX_API const char *sbx_warning(const sbx_t *s, size_t i);

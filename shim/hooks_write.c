@@ -124,16 +124,16 @@ static size_t iov_len(const struct iovec *iov, int cnt)
 }
 
 /* Check (only when some rule limits sizes), then the real call. */
-#define GROW_HOOK(fd, end, n, call)                                        \
-	do {                                                               \
-		int look_ = shim_enter(), err_;                            \
-		__typeof__(call) rc_;                                      \
-		if (SHIM_UNLIKELY(look_ && shim_g.min_limit) &&            \
-		    (err_ = shim_grow_check((fd), (end), (n))) != 0)       \
-			return shim_refuse(err_);                          \
-		rc_ = (call);                                              \
-		shim_leave();                                              \
-		return rc_;                                                \
+#define GROW_HOOK(fd, end, n, call)                                  \
+	do {                                                         \
+		int look_ = shim_enter(), err_;                      \
+		__typeof__(call) rc_;                                \
+		if (SHIM_UNLIKELY(look_ && shim_g.min_limit) &&      \
+		    (err_ = shim_grow_check((fd), (end), (n))) != 0) \
+			return shim_refuse(err_);                    \
+		rc_ = (call);                                        \
+		shim_leave();                                        \
+		return rc_;                                          \
 	} while (0)
 
 ssize_t write(int fd, const void *buf, size_t n)
@@ -188,14 +188,14 @@ int fallocate64(int fd, int mode, off64_t off, off64_t len)
 }
 
 /* posix_fallocate returns the error number, errno untouched. */
-#define PFALLOC_HOOK(fd, end, call)                                    \
-	do {                                                           \
-		int look_ = shim_enter(), err_ = 0, rc_;               \
-		if (SHIM_UNLIKELY(look_ && shim_g.min_limit))          \
-			err_ = shim_grow_check((fd), (end), 0);        \
-		rc_ = err_ ? err_ : (call);                            \
-		shim_leave();                                          \
-		return rc_;                                            \
+#define PFALLOC_HOOK(fd, end, call)                             \
+	do {                                                    \
+		int look_ = shim_enter(), err_ = 0, rc_;        \
+		if (SHIM_UNLIKELY(look_ && shim_g.min_limit))   \
+			err_ = shim_grow_check((fd), (end), 0); \
+		rc_ = err_ ? err_ : (call);                     \
+		shim_leave();                                   \
+		return rc_;                                     \
 	} while (0)
 
 int posix_fallocate(int fd, off_t off, off_t len)

@@ -48,19 +48,29 @@ static int act_check(struct cli *c)
 {
 	struct sbx_answer rd, wr, ex;
 	sbx_t *s = cli_open_policy(c);
+	char note[512];
+	int hold;
 
 	if (sbx_check(s, c->action_arg, SBX_ACCESS_READ, -1, &rd) != SBX_OK ||
 	    sbx_check(s, c->action_arg, SBX_ACCESS_WRITE, -1, &wr) != SBX_OK ||
 	    sbx_check(s, c->action_arg, SBX_ACCESS_EXEC, -1, &ex) != SBX_OK)
 		die("bad path: %s", c->action_arg);
+	/* agree with what a run enforces, not only with the policy (W-17) */
+	hold = sbx_cli_check_hold(s, c->action_arg, note, sizeof(note));
 	printf("%s: %s\n", rd.path,
 	       !rd.allowed  ? rd.verdict
 	       : wr.allowed ? "writable"
-			    : "read-only");
+	       : hold == SBX_HOLD_ABSENT
+		       ? "writable in a run (protected, but missing)"
+	       : hold == SBX_HOLD_SHIM
+		       ? "read-only for programs that load the shim only"
+		       : "read-only");
 	printf("  rule: %s (%s) from %s\n", rd.rule[0] ? rd.rule : "none",
 	       rd.mode[0] ? rd.mode : "-", rd.source[0] ? rd.source : "-");
 	printf("  read: %s\n", rd.reason);
 	printf("  write: %s\n", wr.reason);
+	if (note[0])
+		printf("  note: %s\n", note);
 	printf("  run: %s\n", ex.reason);
 	sbx_close(s);
 	return 0;
@@ -505,9 +515,10 @@ static void say_exec_failure(const struct sbx_result *res, const char *cmd)
 }
 
 static int print_result(struct cli *c, struct sbx_result *res,
-			char *const argv[], int report_fd)
+			char *const argv[], struct sbx_cli_report *rp)
 {
-	int code = res->exit_code;
+	int code = res->exit_code, w;
+	char why[PATH_MAX + 100];
 
 	if (res->exec_errno)
 		say_exec_failure(res, argv[0]);
@@ -517,12 +528,20 @@ static int print_result(struct cli *c, struct sbx_result *res,
 	if (!(c->opts.flags & SBX_OPT_QUIET) &&
 	    !(c->report && !strcmp(c->report, "-")))
 		put_text(sbx_cli_summary(res), stderr);
-	if (report_fd >= 0 && sbx_cli_report_write(report_fd, res, argv) < 0) {
-		note("cannot write the report %s: %s", c->report,
-		     strerror(errno));
-		if (code == 0)
-			code = SBX_EXIT_FAIL;
+	if (rp->fd < 0)
+		return code;
+	/* fail closed: a harness must not read what the command left at the
+	 * report's path (W-15) */
+	w = sbx_cli_report_write(rp, res, argv, why, sizeof(why));
+	if (w < 0) {
+		note("cannot write the report %s: %s", c->report, why);
+		return SBX_EXIT_FAIL;
 	}
+	if (w > 0)
+		warning("the report's path %s was replaced during the run (the "
+			"command could write there): the report was written "
+			"in its place",
+			c->report);
 	return code;
 }
 
@@ -550,12 +569,13 @@ int cli_run(struct cli *c, sbx_t *s)
 	struct sbx_run_req req = { 0 };
 	struct sbx_result *res;
 	struct sbx_cli_info info;
-	char err[1200], *shellv[2];
+	char err[1200], why[PATH_MAX + 100], *shellv[2];
 	char *shv[] = { (char *)"/bin/sh", (char *)"-c", (char *)c->shell,
 			NULL };
-	int st, report_fd = -1, r;
+	struct sbx_cli_report rp = { .fd = -1, .dirfd = -1 };
+	int st, r;
 
-	if (c->report && (report_fd = sbx_cli_report_open(c->report)) < 0)
+	if (c->report && sbx_cli_report_open(&rp, c->report) < 0)
 		die_errno("cannot write the report %s", c->report);
 	run_request(c, &req, shellv);
 	if (c->shim_only)
@@ -565,19 +585,24 @@ int cli_run(struct cli *c, sbx_t *s)
 		note("build profile: toolchain caches redirected to %s",
 		     info.cache_dir);
 	st = sbx_run(s, &req, &res, err, sizeof(err));
-	if (st != SBX_OK && report_fd >= 0)
-		(void)sbx_cli_report_failure(report_fd, err,
-					     c->shell ? shv : req.argv);
+	if (st != SBX_OK && rp.fd >= 0 &&
+	    sbx_cli_report_failure(&rp, err, c->shell ? shv : req.argv, why,
+				   sizeof(why)) < 0)
+		note("cannot write the report %s: %s", c->report, why);
 	if (st != SBX_OK)
-		die("%s: %s",
+		die("%s: %s%s",
 		    st == SBX_E_KERNEL ? "cannot sandbox"
 				       : "cannot run the command",
-		    err);
+		    err,
+		    st == SBX_E_KERNEL && c->sh
+			    ? " (sbxrun-sh where no sandbox can be made: "
+			      "inject = \"shim-only\" in the conf runs each "
+			      "shell with the shim alone, ADVISORY)"
+			    : "");
 	if (c->verbose)
 		note("mode %s, layers %s", res->mode, res->layers);
-	r = print_result(c, res, c->shell ? shv : req.argv, report_fd);
-	if (report_fd >= 0)
-		close(report_fd);
+	r = print_result(c, res, c->shell ? shv : req.argv, &rp);
+	sbx_cli_report_close(&rp);
 	sbx_result_free(res);
 	sbx_close(s);
 	return r;

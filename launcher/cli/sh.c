@@ -80,7 +80,9 @@ int cli_sh(struct cli *c)
 	}
 	s = cli_open_policy(c);
 	sbx_cli_info(s, &info);
-	if (info.inject_tool) {
+	if (info.inject == SBX_CLI_INJECT_SHIM)
+		c->shim_only = 1;
+	if (info.inject == SBX_CLI_INJECT_TOOL) {
 		char parent[512];
 
 		parent_command(parent, sizeof parent);

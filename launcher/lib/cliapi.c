@@ -12,12 +12,17 @@
 
 #include "api.h"
 
+_Static_assert(SBX_CLI_INJECT_EACH == SBX_INJECT_EACH &&
+		       SBX_CLI_INJECT_TOOL == SBX_INJECT_TOOL &&
+		       SBX_CLI_INJECT_SHIM == SBX_INJECT_SHIM,
+	       "sbx_cli.h and policy.h agree on inject");
+
 void sbx_cli_info(const sbx_t *s, struct sbx_cli_info *info)
 {
 	info->profile = s->pol.profile ? s->pol.profile : "default";
 	info->project = s->pol.project;
 	info->cache_dir = s->pol.redirect_caches ? s->pol.cache_dir : NULL;
-	info->inject_tool = s->pol.inject_tool;
+	info->inject = s->pol.inject;
 	info->inject_src[0] = '\0';
 	if (s->pol.inject_src.file)
 		snprintf(info->inject_src, sizeof info->inject_src, "%s:%d",

@@ -482,8 +482,9 @@ static int sec_fallback(struct sbx_policy *p, const config_setting_t *s,
 }
 
 /* inject: what sbxrun-sh does outside a sandbox (README, "Injecting
- * sbxrun"): "each" shell a tool spawns gets a sandbox of its own, or the
- * "tool" must run whole in one (sbxrun-sh then refuses to start). */
+ * sbxrun"): "each" shell a tool spawns gets a sandbox of its own, the
+ * "tool" must run whole in one (sbxrun-sh then refuses to start), or
+ * "shim-only" where no sandbox can be made (advisory). */
 static int sec_inject(struct sbx_policy *p, const config_setting_t *s,
 		      struct sbx_err *err)
 {
@@ -492,9 +493,16 @@ static int sec_inject(struct sbx_policy *p, const config_setting_t *s,
 	if (want(s, CONFIG_TYPE_STRING, err) < 0)
 		return -1;
 	v = config_setting_get_string(s);
-	if (strcmp(v, "each") != 0 && strcmp(v, "tool") != 0)
-		return cfail(err, s, "inject must be \"each\" or \"tool\"");
-	p->inject_tool = strcmp(v, "tool") == 0;
+	if (!strcmp(v, "each"))
+		p->inject = SBX_INJECT_EACH;
+	else if (!strcmp(v, "tool"))
+		p->inject = SBX_INJECT_TOOL;
+	else if (!strcmp(v, "shim-only"))
+		p->inject = SBX_INJECT_SHIM;
+	else
+		return cfail(err, s,
+			     "inject must be \"each\", \"tool\" or "
+			     "\"shim-only\"");
 	p->inject_src = src_of(s);
 	p->inject_src.file = sbx_policy_intern(p, p->inject_src.file);
 	return 0;

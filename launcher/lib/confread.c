@@ -33,6 +33,45 @@ static const char *kind_of(mode_t m)
 	return "not a regular file";
 }
 
+/* A number from a small /proc file; -1 if unreadable. */
+static long proc_number(const char *path)
+{
+	char buf[64] = "";
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return buf[0] ? strtol(buf, NULL, 10) : -1;
+}
+
+/*
+ * In a user namespace that does not map root (another sbxrun's full-mode
+ * sandbox, bwrap --unshare-user, Flatpak), root's files, the shipped
+ * profiles and /etc/sbxrun among them, show as the overflow uid: trusted
+ * like root's there.  Never in the initial namespace, where that uid is
+ * a real user (nobody).
+ */
+static int unmapped_owner(uid_t uid)
+{
+	unsigned long in, out, n;
+	FILE *f;
+	int init;
+
+	if (getuid() == 0 ||
+	    (long)uid != proc_number("/proc/sys/kernel/overflowuid"))
+		return 0;
+	f = fopen("/proc/self/uid_map", "re");
+	if (!f)
+		return 0;
+	init = fscanf(f, "%lu %lu %lu", &in, &out, &n) == 3 && in == 0 &&
+	       out == 0 && n == 4294967295ul;
+	fclose(f);
+	return !init;
+}
+
 static int check_stat(const char *path, const struct stat *st,
 		      struct sbx_err *err)
 {
@@ -41,7 +80,8 @@ static int check_stat(const char *path, const struct stat *st,
 				"%s: refusing a conf file that is %s "
 				"(only regular files are read)",
 				path, kind_of(st->st_mode));
-	if ((st->st_uid != getuid() && st->st_uid != 0) ||
+	if ((st->st_uid != getuid() && st->st_uid != 0 &&
+	     !unmapped_owner(st->st_uid)) ||
 	    (st->st_mode & (S_IWGRP | S_IWOTH)))
 		return sbx_errf(
 			err, 0,

@@ -45,7 +45,7 @@
 #include "gitrepo.h"
 
 #define GIT_MAX_DEPTH 4 /* modules in modules, includes of includes */
-#define GIT_MAX_SEEN 64 /* git directories walked, at most */
+#define GIT_MAX_SEEN 256 /* git directories walked, at most */
 
 struct git_walk {
 	struct sbx_policy *p;
@@ -140,10 +140,92 @@ static char *resolve(const char *base, const char *rel, char out[PATH_MAX])
 	return realpath(joined, out);
 }
 
+/* As resolve(), but a missing last component is kept (an optional
+ * include file the sandbox could create, GIT-01): its directory must
+ * resolve. */
+static char *resolve_maybe(const char *base, const char *rel,
+			   char out[PATH_MAX])
+{
+	char joined[PATH_MAX], dir[PATH_MAX], *slash;
+
+	if (resolve(base, rel, out))
+		return out;
+	if (errno != ENOENT)
+		return NULL;
+	if (rel[0] == '/')
+		snprintf(joined, sizeof joined, "%s", rel);
+	else if (snprintf(joined, sizeof joined, "%s/%s", base, rel) >=
+		 (int)sizeof joined)
+		return NULL;
+	slash = strrchr(joined, '/');
+	if (!slash[1] || !strcmp(slash + 1, ".") || !strcmp(slash + 1, ".."))
+		return NULL;
+	*slash = '\0';
+	if (!realpath(joined[0] ? joined : "/", dir) ||
+	    snprintf(out, PATH_MAX, "%s/%s", strcmp(dir, "/") ? dir : "",
+		     slash + 1) >= PATH_MAX)
+		return NULL;
+	return out;
+}
+
 static void walk_gitdir(struct git_walk *w, const char *g, int depth);
 
-/* path = VALUE of [include] and [includeIf "..."] sections. */
-static void walk_includes(struct git_walk *w, const char *config, int depth)
+/* The value of a "KEY = VALUE" line, unquoted and trimmed; NULL if s is
+ * not KEY (case-insensitive) or has no value. */
+static char *config_value(char *s, const char *key)
+{
+	size_t k = strlen(key);
+	char *v;
+
+	if (strncasecmp(s, key, k) != 0)
+		return NULL;
+	v = s + k + strspn(s + k, " \t");
+	if (*v++ != '=')
+		return NULL;
+	v += strspn(v, " \t");
+	if (*v == '"') {
+		v++;
+		v[strcspn(v, "\"")] = '\0';
+	}
+	v[strcspn(v, "#;")] = '\0';
+	while (*v && strchr(" \t", v[strlen(v) - 1]))
+		v[strlen(v) - 1] = '\0';
+	return *v ? v : NULL;
+}
+
+/* A path value of a config: ~/ is the home, a relative one is relative
+ * to base.  A missing file is kept when its directory exists. */
+static char *config_path(const struct git_walk *w, const char *base,
+			 const char *v, char real[PATH_MAX])
+{
+	if (v[0] == '~' && v[1] == '/') {
+		char h[PATH_MAX];
+
+		if (!w->home || snprintf(h, sizeof h, "%s/%s", w->home,
+					 v + 2) >= (int)sizeof h)
+			return NULL;
+		return resolve_maybe("/", h, real);
+	}
+	return resolve_maybe(base, v, real);
+}
+
+/* Which section a "[...]" line opens: 1 include, 2 core, 0 other. */
+static int config_section(const char *s)
+{
+	if (strncasecmp(s, "[include]", 9) == 0 ||
+	    strncasecmp(s, "[includeIf ", 11) == 0)
+		return 1;
+	return strncasecmp(s, "[core]", 6) == 0 ? 2 : 0;
+}
+
+/*
+ * path = VALUE of [include] and [includeIf "..."] sections (whatever
+ * the condition: it may hold later), and core.hooksPath (PER-02), whose
+ * hooks run like .git/hooks; a relative one is relative to the work tree
+ * (wt: the repository's, or the project for a global config).
+ */
+static void walk_includes(struct git_walk *w, const char *config,
+			  const char *wt, int depth)
 {
 	FILE *f = fopen(config, "re");
 	char line[PATH_MAX + 64], dir[PATH_MAX], real[PATH_MAX], *s, *v;
@@ -157,37 +239,19 @@ static void walk_includes(struct git_walk *w, const char *config, int depth)
 		s = line + strspn(line, " \t");
 		s[strcspn(s, "\r\n")] = '\0';
 		if (*s == '[') {
-			in = strncasecmp(s, "[include]", 9) == 0 ||
-			     strncasecmp(s, "[includeIf ", 11) == 0;
+			in = config_section(s);
 			continue;
 		}
-		if (!in || strncasecmp(s, "path", 4) != 0)
+		if (in == 2 && owns(w, "hooks") &&
+		    (v = config_value(s, "hooksPath")) &&
+		    config_path(w, wt, v, real))
+			protect(w, real);
+		if (in != 1 || !(v = config_value(s, "path")) ||
+		    !config_path(w, dir, v, real))
 			continue;
-		v = s + 4 + strspn(s + 4, " \t");
-		if (*v++ != '=')
-			continue;
-		v += strspn(v, " \t");
-		if (*v == '"') {
-			v++;
-			v[strcspn(v, "\"")] = '\0';
-		}
-		v[strcspn(v, "#;")] = '\0';
-		while (*v && strchr(" \t", v[strlen(v) - 1]))
-			v[strlen(v) - 1] = '\0';
-		if (!*v)
-			continue;
-		if (v[0] == '~' && v[1] == '/' && w->home) {
-			char h[PATH_MAX];
-
-			snprintf(h, sizeof h, "%s/%s", w->home, v + 2);
-			if (!realpath(h, real))
-				continue;
-		} else if (!resolve(dir, v, real)) {
-			continue;
-		}
 		protect(w, real);
 		if (depth < GIT_MAX_DEPTH)
-			walk_includes(w, real, depth + 1);
+			walk_includes(w, real, wt, depth + 1);
 	}
 	fclose(f);
 }
@@ -224,7 +288,7 @@ static void walk_worktree(struct git_walk *w, const char *wt, int depth)
 		protect_in(w, wt, "config.worktree");
 	snprintf(path, sizeof path, "%s/config.worktree", wt);
 	if (owns(w, "config.worktree"))
-		walk_includes(w, path, 1);
+		walk_includes(w, path, w->project, 1);
 	snprintf(path, sizeof path, "%s/commondir", wt);
 	if (first_line(path, buf, sizeof buf) && resolve(wt, buf, common))
 		walk_gitdir(w, common, depth + 1);
@@ -239,18 +303,23 @@ static void walk_module(struct git_walk *w, const char *m, int depth)
  * worktrees and its submodules' git directories. */
 static void walk_gitdir(struct git_walk *w, const char *g, int depth)
 {
-	char buf[PATH_MAX], path[PATH_MAX], common[PATH_MAX];
+	char buf[PATH_MAX], path[PATH_MAX], common[PATH_MAX], wt[PATH_MAX];
 
 	if (w->rc < 0 || depth > GIT_MAX_DEPTH || !first_visit(w, g))
 		return;
 	for (size_t i = 0; i < w->nown && strcmp(g, w->dotgit) != 0; i++)
 		protect_in(w, g, w->own[i]);
+	snprintf(wt, sizeof wt, "%s", g);
+	if (strlen(wt) > 5 && strcmp(wt + strlen(wt) - 5, "/.git") == 0)
+		wt[strlen(wt) - 5] = '\0';
+	else
+		snprintf(wt, sizeof wt, "%s", w->project);
 	snprintf(path, sizeof path, "%s/config", g);
 	if (owns(w, "config"))
-		walk_includes(w, path, 1);
+		walk_includes(w, path, wt, 1);
 	snprintf(path, sizeof path, "%s/config.worktree", g);
 	if (owns(w, "config.worktree"))
-		walk_includes(w, path, 1);
+		walk_includes(w, path, wt, 1);
 	snprintf(path, sizeof path, "%s/commondir", g);
 	if (first_line(path, buf, sizeof buf) && resolve(g, buf, common))
 		walk_gitdir(w, common, depth + 1);
@@ -307,6 +376,92 @@ static void walk_gitmodules(struct git_walk *w)
 	fclose(f);
 }
 
+/*
+ * The user's global configs (GIT-01): an include or includeIf target, or
+ * a core.hooksPath, that lies in the project is read by every git run
+ * outside.  The system config is root's, and only names paths in the
+ * project if root put them there; it is read too.
+ */
+static void walk_global(struct git_walk *w)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	char path[PATH_MAX];
+
+	if (!owns(w, "config"))
+		return;
+	walk_includes(w, "/etc/gitconfig", w->project, 1);
+	if (xdg && *xdg == '/')
+		snprintf(path, sizeof path, "%s/git/config", xdg);
+	else if (w->home)
+		snprintf(path, sizeof path, "%s/.config/git/config", w->home);
+	else
+		path[0] = '\0';
+	if (path[0])
+		walk_includes(w, path, w->project, 1);
+	if (w->home) {
+		snprintf(path, sizeof path, "%s/.gitconfig", w->home);
+		walk_includes(w, path, w->project, 1);
+	}
+}
+
+/* Nested repositories that exist at launch (PER-02: "every repo
+ * in the workspace"): a workspace of clones, a vendored clone.  A
+ * bounded walk of directories only: GIT_SCAN_DEPTH levels, at most
+ * GIT_SCAN_DIRS directories, node_modules and .git not entered. */
+#define GIT_SCAN_DEPTH 3
+#define GIT_SCAN_DIRS 2000
+
+static void found_nested(struct git_walk *w, const char *dotgit, int isdir)
+{
+	char g[PATH_MAX];
+
+	if (isdir) {
+		walk_gitdir(w, dotgit, 0);
+		return;
+	}
+	protect(w, dotgit); /* a gitfile redirects git */
+	if (gitfile_target(dotgit, g))
+		walk_gitdir(w, g, 0);
+}
+
+static void scan_nested(struct git_walk *w, char *buf, size_t len, int depth,
+			size_t *dirs)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (depth > GIT_SCAN_DEPTH || ++*dirs > GIT_SCAN_DIRS)
+		return;
+	d = opendir(buf);
+	if (!d)
+		return;
+	while (w->rc == 0 && (e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		unsigned char t = e->d_type;
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !strcmp(e->d_name, "node_modules") ||
+		    len + n + 2 > PATH_MAX)
+			continue;
+		buf[len] = '/';
+		memcpy(buf + len + 1, e->d_name, n + 1);
+		if (t == DT_UNKNOWN)
+			t = lstat(buf, &st) < 0	  ? DT_UNKNOWN
+			    : S_ISDIR(st.st_mode) ? DT_DIR
+			    : S_ISREG(st.st_mode) ? DT_REG
+						  : DT_UNKNOWN;
+		if (!strcmp(e->d_name, ".git")) {
+			if (depth > 0 && (t == DT_DIR || t == DT_REG))
+				found_nested(w, buf, t == DT_DIR);
+		} else if (t == DT_DIR) {
+			scan_nested(w, buf, len + 1 + n, depth + 1, dirs);
+		}
+		buf[len] = '\0';
+	}
+	closedir(d);
+}
+
 int sbx_git_protect(struct sbx_policy *p, const char *project, const char *home)
 {
 	struct git_walk w = { .p = p,
@@ -324,13 +479,19 @@ int sbx_git_protect(struct sbx_policy *p, const char *project, const char *home)
 	if (!w.nown ||
 	    snprintf(dotgit, PATH_MAX, "%s/.git", project) >= PATH_MAX)
 		return 0;
-	if (lstat(dotgit, &st) < 0)
-		return 0;
-	if (S_ISDIR(st.st_mode))
+	if (lstat(dotgit, &st) == 0 && S_ISDIR(st.st_mode))
 		walk_gitdir(&w, dotgit, 0);
-	else if (S_ISREG(st.st_mode) && gitfile_target(dotgit, g))
+	else if (lstat(dotgit, &st) == 0 && S_ISREG(st.st_mode) &&
+		 gitfile_target(dotgit, g))
 		walk_gitdir(&w, g, 0);
 	walk_gitmodules(&w);
+	walk_global(&w);
+	if (strlen(project) < sizeof g) {
+		size_t dirs = 0;
+
+		snprintf(g, sizeof g, "%s", project);
+		scan_nested(&w, g, strlen(project), 0, &dirs);
+	}
 	for (size_t i = 0; i < w.nseen; i++)
 		free(w.seen[i]);
 	return w.rc;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "reportfile.h"
 #include "sb.h"
 #include "sbx_cli.h"
 #include "text.h"
@@ -132,49 +133,41 @@ char *sbx_result_json(const struct sbx_result *r, char *const argv[])
 	return s;
 }
 
-/* Opened before the command runs: a sandboxed command that swaps a
- * parent directory for a symlink cannot redirect it (THREATS FS-13). */
-int sbx_cli_report_open(const char *path)
+/* The document at the report's path; a path the command replaced gets
+ * the report anyway, which says so. */
+static int put_doc(struct sbx_cli_report *rp, json_t *o, char *why,
+		   size_t whysz)
 {
-	/* "-": standard error, never the command's standard output */
-	if (strcmp(path, "-") == 0)
-		return dup(STDERR_FILENO);
-	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		    0644);
-}
+	int replaced = sbx_report_replaced(rp), r;
+	json_t *w = json_object_get(o, "warnings");
+	char *s;
 
-static int write_json(int fd, char *s)
-{
-	size_t len, off = 0;
-
-	if (!s)
-		return errno = ENOMEM, -1;
-	len = strlen(s);
-	s[len++] = '\n';
-	while (off < len) {
-		ssize_t n = write(fd, s + off, len - off);
-
-		if (n < 0) {
-			free(s);
-			return -1;
-		}
-		off += (size_t)n;
+	if (replaced) {
+		if (!w)
+			json_object_set_new(o, "warnings", w = json_array());
+		json_array_append_new(w, json_string(SBX_REPORT_REPLACED));
 	}
+	s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	if (!s)
+		return snprintf(why, whysz, "out of memory"), -1;
+	r = sbx_report_put(rp, s, why, whysz);
 	free(s);
-	return 0;
+	return r < 0 ? -1 : replaced;
 }
 
-int sbx_cli_report_write(int fd, const struct sbx_result *r, char *const argv[])
+int sbx_cli_report_write(struct sbx_cli_report *rp, const struct sbx_result *r,
+			 char *const argv[], char *why, size_t whysz)
 {
-	return write_json(fd, sbx_result_json(r, argv));
+	return put_doc(rp, result_json(r, argv), why, whysz);
 }
 
 /* sbxrun itself failed (exit 125) and the command never ran, or its run
  * could not be completed: the report says so, with the reason. */
-int sbx_cli_report_failure(int fd, const char *error, char *const argv[])
+int sbx_cli_report_failure(struct sbx_cli_report *rp, const char *error,
+			   char *const argv[], char *why, size_t whysz)
 {
 	json_t *o = json_object(), *cmd = json_array();
-	char *s;
 
 	for (size_t i = 0; argv && argv[i]; i++)
 		json_array_append_new(cmd, jstr(argv[i]));
@@ -186,9 +179,7 @@ int sbx_cli_report_failure(int fd, const char *error, char *const argv[])
 	json_object_set_new(o, "status", json_null());
 	json_object_set_new(o, "signal", json_null());
 	json_object_set_new(o, "refusals", json_array());
-	s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(o);
-	return write_json(fd, s);
+	return put_doc(rp, o, why, whysz);
 }
 
 char *sbx_cli_summary(const struct sbx_result *r)

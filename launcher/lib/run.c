@@ -21,7 +21,10 @@
 #include "selfcheck.h"
 #include "env.h"
 #include "gitrepo.h"
+#include "guard.h"
+#include "plant.h"
 #include "kernel.h"
+#include "nest.h"
 #include "record.h"
 #include "rundir.h"
 #include "sb.h"
@@ -239,6 +242,8 @@ struct run_ctx {
 	void *cpol; /* this launch's compiled policy */
 	size_t cpol_len;
 	struct sbx_proxy_ep proxy; /* network = filtered */
+	struct sbx_plants plants; /* absent protected paths (plant.c) */
+	struct sbx_guard guard; /* existing ones the shim alone holds */
 };
 
 /* A warning: to the caller at once (on_warning), and into the result.
@@ -370,9 +375,9 @@ static int run_policy(struct run_ctx *c, struct sbx_err *err)
 	return c->have_pol ? 0 : -1;
 }
 
-/* Could the sandbox itself have created path?  Only then is a protected
- * path that appeared worth a warning (the launcher makes its own). */
-static int sandbox_writable(const struct sbx_policy *p, const char *path)
+/* The mode the sandbox has at path (its longest non-protect rule), or
+ * -1 when no rule covers it. */
+static int sandbox_mode(const struct sbx_policy *p, const char *path)
 {
 	const struct sbx_path_rule *best = NULL;
 
@@ -386,16 +391,27 @@ static int sandbox_writable(const struct sbx_policy *p, const char *path)
 		    (r->rootlen == best->rootlen && r->mode > best->mode))
 			best = r;
 	}
-	return best && best->mode == SBX_RW;
+	return best ? (int)best->mode : -1;
 }
 
-/* The store of compiled policies must be out of the sandbox's reach:
- * not below a writable root (rundir.c tries the next place). */
+/* Could the sandbox itself have created path?  Only then is a protected
+ * path that appeared worth a warning (the launcher makes its own). */
+static int sandbox_writable(const struct sbx_policy *p, const char *path)
+{
+	return sandbox_mode(p, path) == SBX_RW;
+}
+
+/* The store of compiled policies must be out of the sandbox's reach,
+ * not below a writable root, and within the shim's: not below a hidden
+ * one (strict hides ~, and ~/.cache/sbxrun/run with it: the shim could
+ * not load its policy and refused every exec, review U-05).  rundir.c
+ * tries the next place. */
 static int state_writable(void *ctx, const char *path)
 {
 	const sbx_t *s = ctx;
+	int m = sandbox_mode(&s->pol, path);
 
-	return sandbox_writable(&s->pol, path);
+	return m == SBX_RW || m == SBX_HIDE;
 }
 
 /* GIT-02: a repository made or changed below the project. */
@@ -411,10 +427,19 @@ static void report_repo(void *ctx, const char *path, const char *what)
 /* Directories looked at, at most, for repositories made in the run. */
 #define NEW_REPO_SCAN_DIRS 5000
 
+/* A warning line built elsewhere (plant.c, guard.c). */
+static void warn_line(void *ctx, const char *line)
+{
+	run_warn(ctx, "%s", line);
+}
+
 static void report_created(struct run_ctx *c)
 {
 	struct stat st;
 	char g[PATH_MAX + 8];
+
+	sbx_guard_check(&c->guard, warn_line, c);
+	sbx_plants_check(&c->plants, warn_line, c);
 
 	/* A gitfile written where there was no .git points the next git run
 	 * outside the sandbox at a repository of the command's choosing. */
@@ -429,7 +454,8 @@ static void report_created(struct run_ctx *c)
 		const struct sbx_path_rule *r = &c->pol.rules[i];
 
 		if (!(r->flags & SBX_RF_ABSENT) || lstat(r->root, &st) < 0 ||
-		    !sandbox_writable(&c->pol, r->root))
+		    !sandbox_writable(&c->pol, r->root) ||
+		    sbx_plants_watched(&c->plants, r->root))
 			continue;
 		run_warn(c,
 			 "'%s' was created during the run; it is "
@@ -611,7 +637,17 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 		sbx_rundir_release(&c->rd);
 		return SBX_E_NOMEM;
 	}
+	if (sbx_nest_check(&c->pol, err) < 0) {
+		sbx_rundir_release(&c->rd);
+		return SBX_E_DENIED;
+	}
 	rc = write_policy(c, &c->rd, err);
+	sbx_plants_free(&c->plants);
+	sbx_plants_note(&c->plants, &c->pol, sandbox_writable);
+	sbx_guard_free(&c->guard);
+	if (rc == 0 && (c->b->cpol_flags(c->mode) & SBX_CPOL_F_SHIM_PROTECT))
+		sbx_guard_note(&c->guard, &c->pol, sandbox_writable, warn_line,
+			       c);
 	if (rc == 0)
 		rc = do_launch(c, res, err);
 	sbx_rundir_release(&c->rd);
@@ -704,6 +740,8 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		goto fail;
 	fill_layers(res, c);
 	report_created(c);
+	sbx_plants_free(&c->plants);
+	sbx_guard_free(&c->guard);
 	sbx_policy_free(&c->pol);
 	free(c->cpol);
 	free(c->feat);
@@ -715,6 +753,8 @@ fail:
 	if (c && c->have_pol)
 		sbx_policy_free(&c->pol);
 	if (c) {
+		sbx_plants_free(&c->plants);
+		sbx_guard_free(&c->guard);
 		free(c->feat);
 		free(c->cpol);
 	}

@@ -170,7 +170,7 @@ follow() {
 	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" "$@" $fix -c "$cmd"
 	echo "retry with $fix: $status $stderr"
 	[ "$status" -eq 0 ]
-	[[ "$stderr" != *"sbxrun: cannot"* ]]
+	[[ "$stderr" != *"$want"* ]]
 }
 
 # nofix CMD WANT [SBXRUN-OPTIONS...]: refused with exactly one line
@@ -312,4 +312,35 @@ t('small', lambda: os.write(fd, b'ok'))
 	# --dry-run says what static programs get
 	run "$SBXRUN" --mode "$SBX_MODE" --profile "$T/lim.conf" --dry-run
 	[[ "$output" == *"max_file_bytes: the shim holds it for dynamically linked programs"*"RLIMIT_FSIZE (limits.fsize = "* ]]
+}
+
+# ------------------------------------------------------------ hints
+
+@test "hints: a build tool's read-only cache points to the build profile, and that works" {
+	follow 'mkdir -p "${npm_config_cache:-$HOME/.npm}/_cacache"' "cannot write '.npm': read-only in this sandbox (npm's cache: the build profile gives each project a writable cache of its own;"
+	[[ "$line" == *"; to allow: sbxrun --profile build" ]]
+	follow 'mkdir -p "${PIP_CACHE_DIR:-$HOME/.cache/pip}/http"' "read-only in this sandbox (pip's cache: the build profile"
+	if command -v npm >/dev/null; then
+		follow 'npm cache verify' "cannot write '$HOME/.npm': read-only in this sandbox (npm's cache:"
+	fi
+	# another profile is not swapped for build: the plain fix
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" --profile strict -c 'mkdir -p ~/.npm/x'
+	[[ "$stderr" != *"--profile build"* ]]
+}
+
+@test "hints: the first failed lookup with the network off says so once, before the tool's own error" {
+	command -v "$PY" >/dev/null || skip "no python3"
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" -- "$PY" -c "
+import socket, sys
+for i in range(3):
+    try:
+        socket.getaddrinfo('registry.example.test', 443)
+    except socket.gaierror as e:
+        print('LOOKUP FAILED', e, file=sys.stderr, flush=True)"
+	echo "$stderr"
+	want="sbxrun: cannot resolve 'registry.example.test': network access is off in this sandbox"
+	[ "$(count "$stderr" "$want")" = 1 ]
+	first=$(printf '%s\n' "$stderr" | grep -n -m1 -F "$want" | cut -d: -f1)
+	tool=$(printf '%s\n' "$stderr" | grep -n -m1 -F "LOOKUP FAILED" | cut -d: -f1)
+	[ "$first" -lt "$tool" ]
 }

@@ -109,3 +109,38 @@ C
 	[ "$status" -eq 0 ]
 	[ -e "$P/made" ]
 }
+
+@test "inject = \"shim-only\": where no sandbox can be made, each shell gets the shim, ADVISORY" {
+	conf=$("$SBXRUN" --add-path "$T/bin=ro" | sed -n 's/.* to //p')
+	echo 'inject = "shim-only";' >> "$conf"
+	run "$SBXRUN" --dry-run
+	[[ "$output" == *"inject: shim-only ($conf:"*"): sbxrun-sh outside a sandbox is ADVISORY, no sandbox"* ]]
+	printf 'all:\n\techo "in $$SBXRUN" > made\n\tsu -c id || echo refused > su.txt\n' > "$P/Makefile"
+	run make SHELL="$SH_LINK"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"sbxrun: ADVISORY (--shim-only): NO SANDBOX."* ]]
+	[[ "$output" == *"refused to run 'su'"* ]]
+	[ "$(cat "$P/made")" = "in advisory" ]
+	[ "$(cat "$P/su.txt")" = refused ]
+	# Inside a sandbox it is still the shell as it is.
+	run sbx -- make SHELL="$SH_LINK"
+	[[ "$output" != *ADVISORY* ]]
+	[ "$(cat "$P/made")" = "in 1" ]
+}
+
+@test "sbxrun-sh where no sandbox can be made: nothing runs, and the way out is named" {
+	[ -x "$PROBES/nouserns" ] || make -s -C "$SBX_TOP" B="$SBX_BUILD" "$PROBES/nouserns" >&2
+	run "$PROBES/nouserns" early "$SBXRUN" --mode full --sh -c "echo ran > '$P/ran'"
+	echo "$output"
+	[ "$status" -eq 125 ]
+	[ ! -e "$P/ran" ]
+	[[ "$output" == *"cannot sandbox: mode full needs user namespaces"*"(sbxrun-sh where no sandbox can be made: inject = \"shim-only\" in the conf runs each shell with the shim alone, ADVISORY)"* ]]
+	# The way out, taken.
+	conf=$("$SBXRUN" --add-path "$T/bin=ro" | sed -n 's/.* to //p')
+	echo 'inject = "shim-only";' >> "$conf"
+	run "$PROBES/nouserns" early "$SBXRUN" --mode full --sh -c "echo ran > '$P/ran'"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *ADVISORY* ]]
+	[ "$(cat "$P/ran")" = ran ]
+}

@@ -53,13 +53,18 @@ so() { "$SBXRUN" --profile "$T/notes.conf" --shim-only "$@"; }
 	[ "$(cat "$P/notes/ok.md")" = ok ]
 }
 
-@test "--shim-only: a protected path holds; its 'to allow' works with --shim-only" {
+@test "--shim-only: a protected path holds; what it says to change works with --shim-only" {
 	run so -c 'echo evil > .git/hooks/pre-commit'
 	echo "$output"
 	[ "$status" -ne 0 ]
 	[ ! -e "$P/.git/hooks/pre-commit" ]
-	[[ "$output" == *"to allow: sbxrun --allow-write $P/.git/hooks/pre-commit"* ]]
-	run so --allow-write "$P/.git/hooks/pre-commit" -c 'echo fine > .git/hooks/pre-commit'
+	[[ "$output" == *"cannot write '.git/hooks/pre-commit': protected, read-only even inside a writable path"* ]]
+	# no flag is offered (none lifts a protect entry in full mode); the
+	# way the policy changes is, and it works
+	[[ "$output" != *"to allow:"* ]]
+	[[ "$output" == *"no flag lifts that: to change it, use a profile of your own without it in 'protect' (--profile FILE)"* ]]
+	printf 'paths = ( { root = "/"; mode = "ro"; } );\n' > "$T/noprotect.conf"
+	run so --profile "$T/noprotect.conf" -c 'echo fine > .git/hooks/pre-commit'
 	[ "$status" -eq 0 ]
 	[ "$(cat "$P/.git/hooks/pre-commit")" = fine ]
 }

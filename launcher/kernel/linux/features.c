@@ -96,6 +96,16 @@ static const char *container_name(void)
 	return NULL;
 }
 
+/* Inside another sbxrun sandbox (its variables, under a seccomp filter):
+ * its layers stay in force around whatever we make. */
+static int in_sbxrun(void)
+{
+	const char *v = getenv("SBXRUN");
+
+	return v && !strcmp(v, "1") && getenv("SBXRUN_POLICY") &&
+	       under_seccomp_filter();
+}
+
 /* ------------------------------------------------------------ Landlock */
 
 static void landlock_explain(int e, char *why, size_t n)
@@ -427,7 +437,16 @@ void sbx_features_probe(struct sbx_features *f, int quick)
 	f->landlock_abi =
 		probe_landlock(f->landlock_why, sizeof f->landlock_why);
 	landlock_cap(f);
-	if (quick && !userns_needs_trial())
+	f->nested = in_sbxrun();
+	if (f->nested) /* its seccomp filter refuses new namespaces */
+		snprintf(f->userns_why, sizeof f->userns_why,
+			 "inside another sbxrun sandbox, whose seccomp filter "
+			 "refuses new namespaces: the inner sandbox is "
+			 "landlock-only, stacked on the outer one's layers");
+	/* Without Landlock full mode is weaker and says so before it
+	 * starts: try first, so that a refused clone does not leave a
+	 * warning about a mode that never ran. */
+	else if (quick && !userns_needs_trial() && f->landlock_abi >= 1)
 		f->userns = f->userns_assumed = 1;
 	else
 		f->userns = probe_userns(f);
@@ -511,7 +530,9 @@ int sbx_mode_weaker(const struct sbx_policy *p, enum sbx_kmode asked,
 		    char *why, size_t n)
 {
 	why[0] = '\0';
-	if (mode == SBX_KMODE_LANDLOCK && asked != SBX_KMODE_LANDLOCK)
+	/* nested: the outer sandbox's namespaces hold around us */
+	if (mode == SBX_KMODE_LANDLOCK && asked != SBX_KMODE_LANDLOCK &&
+	    !f->nested)
 		add(why, n,
 		    "landlock-only mode, because user namespaces are not "
 		    "available: %s; weaker than full mode: stat(2) sees "

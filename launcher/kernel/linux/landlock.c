@@ -448,6 +448,73 @@ static int ll_index_hides(struct ll *l, const struct sbx_path_rule **v)
 static int ll_carve_dir(struct ll *l, int dfd, uint64_t access, size_t len);
 
 /*
+ * Is h out of reach already: unreadable here (EACCES: another sandbox's
+ * Landlock, sbxrun inside sbxrun), or missing below a directory that
+ * cannot be listed either, where nothing can create it?  Checked only
+ * for a directory the outer sandbox lets us reach but not list.
+ */
+static int ll_unreadable(const char *h, size_t stop)
+{
+	char up[PATH_MAX];
+	char *slash;
+	int fd = open(h, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno == EACCES || errno == EPERM)
+		return 1;
+	if (errno != ENOENT || strlen(h) >= sizeof up)
+		return 0;
+	strcpy(up, h);
+	while ((slash = strrchr(up, '/')) && (size_t)(slash - up) > stop) {
+		*slash = '\0';
+		fd = open(up, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (errno == EACCES || errno == EPERM)
+			return 1;
+		if (errno != ENOENT)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * path (l->path, len bytes) is a directory to carve that cannot be
+ * listed: sbxrun runs inside another sandbox whose Landlock carved it
+ * around its own hidden paths.  Granted whole when every path this
+ * policy hides below it is out of reach already, since the outer layer
+ * stays in force; otherwise it could not be kept hidden: refuse.
+ */
+static int ll_grant_unlistable(struct ll *l, uint64_t access, size_t len)
+{
+	const char *in = getenv("SBXRUN");
+
+	/* Not inside a sandbox: a directory its permissions close to us
+	 * gets nothing, as before (nothing below it is reachable by us). */
+	if (!in || strcmp(in, "1"))
+		return 0;
+	for (size_t i = 0; i < l->nhide; i++) {
+		const char *h = l->hide[i];
+
+		if (strlen(h) <= len || !sbx_path_within(h, l->path, len))
+			continue;
+		if (!ll_unreadable(h, len))
+			return sbx_errf(l->err, 0,
+					"cannot keep '%s' hidden: "
+					"the sandbox sbxrun runs in lets it "
+					"read that but not list '%s'; hide it "
+					"in the outer sandbox too",
+					h, l->path);
+	}
+	return ll_grant_path(l, l->path, access, LLG_CHECK | LLG_NOTE);
+}
+
+/*
  * One entry of a carved directory (its full path is built in l->path
  * after len bytes): skip it if hidden, carve it if a hidden path lies
  * below, grant it otherwise.  dtype comes from readdir: a symlink gets
@@ -474,7 +541,10 @@ static int ll_carve_entry(struct ll *l, int dfd, const char *name,
 		 * the tree changed, and then the entry simply gets nothing. */
 		fd = openat(dfd, name,
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		rc = fd < 0 ? 0 : ll_carve_dir(l, fd, access, clen);
+		if (fd < 0 && errno == EACCES)
+			rc = ll_grant_unlistable(l, access, clen);
+		else
+			rc = fd < 0 ? 0 : ll_carve_dir(l, fd, access, clen);
 	} else if (ll_covered(l, l->path, access & l->fs)) {
 		rc = 0;
 	} else {
@@ -552,11 +622,13 @@ static int ll_apply_rule(struct ll *l, const struct sbx_path_rule *r)
 	if (r->rootlen >= sizeof l->path)
 		return 0;
 	dfd = open(r->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	memcpy(l->path, r->root, r->rootlen + 1);
+	if (dfd < 0 && errno == EACCES)
+		return ll_grant_unlistable(l, access, r->rootlen);
 	if (dfd < 0) /* missing, or a file: nothing can hide below it */
 		return errno == ENOTDIR ? ll_grant_path(l, r->root, access,
 							LLG_CHECK | LLG_NOTE)
 					: 0;
-	memcpy(l->path, r->root, r->rootlen + 1);
 	return ll_carve_dir(l, dfd, access, r->rootlen);
 }
 
@@ -620,8 +692,9 @@ static int ll_grant_stdio(struct ll *l)
  * What any process needs whatever the policy says.  TRUNCATE matters:
  * `> /dev/null` opens with O_TRUNC.  /proc is read-only: writes there
  * (/proc/sys, other tasks' comm, oom_score_adj) are not worth the surface.
- * Ptys are granted only in full mode, where /dev/pts is the sandbox's own
- * devpts instance; in landlock-only mode it is the host's.
+ * Ptys and /dev/shm are granted only in full mode, where /dev/pts is the
+ * sandbox's own devpts instance and /dev/shm its own tmpfs; in
+ * landlock-only mode they are the host's.
  */
 static int ll_grant_basics(struct ll *l)
 {
@@ -644,6 +717,19 @@ static int ll_grant_basics(struct ll *l)
 				   LLG_CHECK);
 	if (rc == 0 && l->full)
 		rc = ll_grant_path(l, "/dev/ptmx", LL_FS_DEV, LLG_CHECK);
+	/* full mode's /dev/shm is a private tmpfs (mount_dev.c, nosuid,
+	 * nodev, noexec): POSIX shared memory and semaphores (Python's
+	 * multiprocessing) make and remove files there (review U-04).  In
+	 * landlock-only mode it is the host's, shared with every process of
+	 * the user: hidden. */
+	if (rc == 0 && l->full)
+		rc = ll_grant_path(l, "/dev/shm",
+				   LL_FS_ALL & ~(LANDLOCK_ACCESS_FS_EXECUTE |
+						 LANDLOCK_ACCESS_FS_MAKE_CHAR |
+						 LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+						 LANDLOCK_ACCESS_FS_MAKE_SOCK |
+						 LANDLOCK_ACCESS_FS_MAKE_SYM),
+				   LLG_CHECK);
 	if (rc == 0)
 		rc = ll_grant_stdio(l);
 	return rc;

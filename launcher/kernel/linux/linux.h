@@ -36,6 +36,7 @@ struct sbx_features {
 	char userns_why[512]; /* when !userns: why and the exact fix */
 	int userns_assumed; /* userns = 1 was not tried (quick probe) */
 	int landlock_capped; /* SBXRUN_TEST_LANDLOCK_ABI lowered the ABI */
+	int nested; /* inside another sbxrun sandbox, under its filter */
 	/* A fresh /proc for the pid namespace is refused: the host's /proc
 	 * has parts covered by other mounts (a container's masked paths).
 	 * Known after a full probe; a quick one leaves it to the launch. */

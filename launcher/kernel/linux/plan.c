@@ -74,8 +74,22 @@ static struct cell row_attrs(const struct plan *c)
 {
 	if (c->full)
 		return CELL(SBX_ENF_KERNEL, "read-only mounts: EROFS");
-	return CELL(SBX_ENF_ADVISORY,
-		    "shim only: Landlock has no attribute rights");
+	/* Landlock has no attribute rights: seccomp sends the calls to the
+	 * supervisor, which does them only in writable paths (attr.c). */
+	if (!c->sc)
+		return CELL(SBX_ENF_ADVISORY,
+			    "shim only: Landlock has no attribute rights and "
+			    "there is no seccomp");
+	if (!c->notif || c->in_sbxrun)
+		return CELL(SBX_ENF_KERNEL,
+			    "seccomp: refused everywhere (EPERM), in writable "
+			    "paths too: no seccomp listener here to do them "
+			    "for the command");
+	return CELL(SBX_ENF_KERNEL,
+		    "seccomp: the supervisor does them for the command, "
+		    "only in writable paths (EACCES elsewhere), by "
+		    "descriptor; unless the filter sbxrun runs under refuses "
+		    "a listener: then refused everywhere");
 }
 
 static struct cell row_writable(const struct plan *c)
@@ -103,12 +117,17 @@ static struct cell row_protect(const struct plan *c)
 			"by pid 1 and named in the run's warnings, but a "
 			"sandboxed process may write it in the moment "
 			"between, or write the lock file the host renames "
-			"over it; created later, or in repositories created "
-			"during the run: not enforced, reported at exit");
+			"over it; created later: not enforced, moved "
+			"aside at exit (a program outside may read one "
+			"before); in repositories created during the run: "
+			"reported at exit");
 	return CELL(SBX_ENF_ADVISORY,
 		    "shim only: Landlock cannot make a read-only "
-		    "hole in a writable tree; created later, or in "
-		    "repositories created during the run: reported at exit");
+		    "hole in a writable tree; what a program that bypasses "
+		    "the shim changes is put back at exit (a program "
+		    "outside may read it before); created later: moved "
+		    "aside at exit; in repositories created during the "
+		    "run: reported at exit");
 }
 
 static struct cell row_devices(const struct plan *c)

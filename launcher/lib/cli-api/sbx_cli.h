@@ -32,12 +32,17 @@ char *sbx_cli_dry_run(const sbx_t *s);
  * mode is available (the text says why); *text is NULL without memory. */
 int sbx_cli_status(const struct sbx_opts *opts, char **text);
 
+/* inject = "each", "tool", "shim-only" (sbxrun.conf(5)). */
+#define SBX_CLI_INJECT_EACH 0
+#define SBX_CLI_INJECT_TOOL 1
+#define SBX_CLI_INJECT_SHIM 2
+
 /* What the CLI says about a loaded policy. */
 struct sbx_cli_info {
 	const char *profile; /* the profile in force */
 	const char *project; /* the project directory */
 	const char *cache_dir; /* build profile: where caches go, or NULL */
-	int inject_tool; /* inject = "tool" */
+	int inject; /* SBX_CLI_INJECT_*: the conf's inject */
 	char inject_src[600]; /* "file:line" of the inject setting, or "" */
 };
 void sbx_cli_info(const sbx_t *s, struct sbx_cli_info *info);
@@ -91,18 +96,45 @@ struct sbx_cli_shim {
 int sbx_cli_shim_only(sbx_t *s, struct sbx_cli_shim *out, char *errbuf,
 		      size_t errlen);
 
+/* --check: how a write to path that the policy refuses as read-only is
+ * held in the mode a run here gets, with a note in buf ("" for the
+ * kernel's; review W-17). */
+enum { SBX_HOLD_KERNEL, SBX_HOLD_ABSENT, SBX_HOLD_SHIM };
+int sbx_cli_check_hold(sbx_t *s, const char *path, char *buf, size_t sz);
+
 /* -------------------------------------------------------------- report */
 
 /* The stderr summary of a run's refusals; "" when there were none. */
 char *sbx_cli_summary(const struct sbx_result *r);
-/* Open the --report file before the run ("-": a dup of stdout), so the
- * command cannot redirect it.  The fd, or -1 with errno. */
-int sbx_cli_report_open(const char *path);
-/* sbxrun failed (exit 125): a report with sbxrun_failed true and the
- * reason, so that a command's own 125 cannot be mistaken for it. */
-int sbx_cli_report_failure(int fd, const char *error, char *const argv[]);
-/* Write the JSON report to fd: 0, or -1 with errno. */
-int sbx_cli_report_write(int fd, const struct sbx_result *r,
-			 char *const argv[]);
+/*
+ * The --report file (review W-15, THREATS FS-13).  Opened before the run,
+ * so an unwritable report fails the run before the command starts; its
+ * directory held open.  The command may write the project, where the
+ * report often lives: it can replace the file by a symlink to a secret
+ * (the harness that reads the report would read the secret) or keep
+ * writing to it.  So a regular file is written last as a new file of
+ * ours (O_EXCL in the held directory) renamed over the path, which
+ * replaces whatever the command put there; a fifo or device is written
+ * through the fd opened at the start, and only while the path still
+ * names it.  "-" is standard error.
+ */
+struct sbx_cli_report {
+	int fd, dirfd; /* -1 when unused; dirfd -1 for "-" */
+	int regular; /* the path was a regular file (or was created) */
+	unsigned long long dev, ino, ddev, dino;
+	char dir[PATH_MAX], base[NAME_MAX + 1];
+};
+/* 0, or -1 with errno (nothing is left open). */
+int sbx_cli_report_open(struct sbx_cli_report *rp, const char *path);
+void sbx_cli_report_close(struct sbx_cli_report *rp);
+/* The JSON report, or for sbx_cli_report_failure (sbxrun failed, exit
+ * 125) one with sbxrun_failed true and the reason, so that a command's
+ * own 125 cannot be mistaken for it.  0; 1 when the path had been
+ * replaced during the run (the report was written in its place, and says
+ * so in "warnings"); -1 with why filled (nothing usable at the path). */
+int sbx_cli_report_write(struct sbx_cli_report *rp, const struct sbx_result *r,
+			 char *const argv[], char *why, size_t whysz);
+int sbx_cli_report_failure(struct sbx_cli_report *rp, const char *error,
+			   char *const argv[], char *why, size_t whysz);
 
 #endif

@@ -1,0 +1,163 @@
+/*
+ * plant.c - protected paths missing at launch that the run created
+ * ("planted"), moved aside at exit (GIT-01, PER-03).
+ *
+ * A protected path that does not exist at launch (.git/commondir in every
+ * ordinary repository, an optional include.path target, .claude or
+ * .mcp.json in a project that has none) can take no read-only mount
+ * without leaving a stub on the host, and Landlock cannot refuse one name
+ * in a directory where others may be created (git makes index.lock in
+ * .git).  So the sandbox can create it, and the next git or agent run
+ * outside would read it.  A warning at exit was the only defence, and an
+ * agent harness may show stderr to the model, not to a human.
+ *
+ * Instead, once every process of the run is gone, each such path that
+ * now exists is renamed to NAME.sbxrun-blocked-XXXXXX in the same
+ * directory (never removed: it may be wanted; the warning says how to
+ * take it back).  Only paths whose parent directory existed at launch
+ * are watched, identified by device and inode, so a parent replaced
+ * during the run (by a symlink to somewhere else) is left alone and
+ * said; a path inside a directory the run made is the run's own (git
+ * init makes .git/hooks), and GIT-02's warning names new repositories.
+ * The moment between creation and exit is not covered: a git run
+ * outside during the run (an editor's) would read it; --dry-run says so.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plant.h"
+
+static void note(struct sbx_plants *pl, const char *path)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	struct sbx_plant *v;
+	char *slash;
+
+	if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
+		return;
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return;
+	*slash = '\0';
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return;
+	v = realloc(pl->v, (pl->n + 1) * sizeof(*v));
+	if (!v)
+		return;
+	pl->v = v;
+	v[pl->n].path = strdup(path);
+	if (!v[pl->n].path)
+		return;
+	v[pl->n].dev = st.st_dev;
+	v[pl->n].ino = st.st_ino;
+	pl->n++;
+}
+
+void sbx_plants_note(struct sbx_plants *pl, const struct sbx_policy *p,
+		     int (*writable)(const struct sbx_policy *, const char *))
+{
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct sbx_path_rule *r = &p->rules[i];
+
+		if ((r->flags & SBX_RF_ABSENT) && writable(p, r->root))
+			note(pl, r->root);
+	}
+}
+
+/* Move one planted path aside; 1 when moved (the new name in out), 0
+ * when not there, -1 when it could not be (errno). */
+static int move_aside(const struct sbx_plant *pt, char *out, size_t outlen)
+{
+	const char *name = strrchr(pt->path, '/') + 1;
+	char dir[PATH_MAX];
+	struct stat st;
+	int dfd, rc = -1;
+
+	snprintf(dir, sizeof dir, "%.*s", (int)(name - 1 - pt->path), pt->path);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (fstat(dfd, &st) < 0 || st.st_dev != pt->dev ||
+	    st.st_ino != pt->ino) {
+		close(dfd);
+		errno = EXDEV; /* not the directory of the launch */
+		return -1;
+	}
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		close(dfd);
+		return errno == ENOENT ? 0 : -1;
+	}
+	for (unsigned k = 0; k < 100 && rc < 0; k++) {
+		snprintf(out, outlen, "%s.sbxrun-blocked-%u-%u", name,
+			 (unsigned)getpid(), k);
+		rc = renameat2(dfd, name, dfd, out, RENAME_NOREPLACE);
+		if (rc < 0 && errno != EEXIST)
+			break;
+	}
+	close(dfd);
+	if (rc == 0) {
+		char full[PATH_MAX];
+
+		snprintf(full, sizeof full, "%s/%s", dir, out);
+		snprintf(out, outlen, "%s", full);
+		return 1;
+	}
+	return -1;
+}
+
+void sbx_plants_check(struct sbx_plants *pl,
+		      void (*warn)(void *ctx, const char *line), void *ctx)
+{
+	char moved[PATH_MAX], line[3 * PATH_MAX];
+
+	for (size_t i = 0; i < pl->n; i++) {
+		const char *p = pl->v[i].path;
+		int rc = move_aside(&pl->v[i], moved, sizeof moved);
+
+		if (rc == 0)
+			continue;
+		if (rc == 1)
+			snprintf(line, sizeof line,
+				 "'%s' was created during the run; it is "
+				 "protected because it can run code outside "
+				 "the sandbox later, so it was moved aside to "
+				 "'%s': review it, and move it back only if "
+				 "you trust it",
+				 p, moved);
+		else
+			snprintf(line, sizeof line,
+				 "'%s' was created during the run; it is "
+				 "protected because it can run code outside "
+				 "the sandbox later, and it could not be moved "
+				 "aside (%s): review it before using it "
+				 "outside",
+				 p,
+				 errno == EXDEV ? "its directory was replaced"
+						: strerror(errno));
+		warn(ctx, line);
+	}
+}
+
+int sbx_plants_watched(const struct sbx_plants *pl, const char *path)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		if (strcmp(pl->v[i].path, path) == 0)
+			return 1;
+	return 0;
+}
+
+void sbx_plants_free(struct sbx_plants *pl)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		free(pl->v[i].path);
+	free(pl->v);
+	pl->v = NULL;
+	pl->n = 0;
+}

@@ -1,0 +1,164 @@
+#!/usr/bin/env bats
+# Code planted for git or an agent to run later, outside the sandbox
+# (THREATS GIT-01, GIT-03, PER-02, PER-03; review E-03..E-21): the sandbox writes
+# with a static program (raw syscalls, no shim), then the REAL git runs
+# OUTSIDE, and the test checks that what was planted did not run.
+#
+# Protected paths missing at launch cannot take a mount; the sandbox can
+# create them, and sbxrun moves them aside at exit (plant.c), in both
+# modes.  Protected paths that exist are read-only mounts in full mode; in
+# landlock-only mode the kernel cannot hold them (Landlock cannot refuse
+# a path below a writable directory while git may still create files in
+# .git), so there sbxrun keeps a copy at launch and puts it back at exit
+# (guard.c, E-06).
+
+load ../lib/common
+source "$BATS_TEST_DIRNAME/_lib.bats"
+
+setup() {
+	esc_setup
+	printf '[user]\n\tname = T\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n' > "$HOME/.gitconfig"
+	git -C "$P" init -q
+	echo hi > "$P/README"
+	git -C "$P" add README
+	git -C "$P" commit -qm init
+	RAN="$T/planted-code-ran"
+	FSMON="[core]
+	repositoryformatversion = 0
+	fsmonitor = \"touch $RAN; false\"
+"
+	HOOK="#!/bin/sh
+touch $RAN
+"
+}
+teardown() { esc_teardown; }
+
+# The planted code did not run when git ran outside.
+did_not_run() {
+	if [ -e "$RAN" ]; then
+		echo "planted code ran outside the sandbox" >&2
+		return 1
+	fi
+}
+
+
+@test "GIT-01 E-03 .git/commondir planted (static): git status outside runs nothing" {
+	# control: the attack works without the sandbox (the test can fail)
+	mkdir "$T/ctl" && git -C "$T/ctl" init -q && mkdir "$T/ctl/ev" &&
+		cp -r "$T/ctl/.git/." "$T/ctl/ev/" && printf '%s' "$FSMON" > "$T/ctl/ev/config" &&
+		echo ../ev > "$T/ctl/.git/commondir"
+	git -C "$T/ctl" status >/dev/null 2>&1 || true
+	[ -e "$RAN" ]
+	rm -f "$RAN"
+
+	run xsbx -c "mkdir ev && cp -r .git/. ev/ && $SBX_SYS.static creat ev/config '$FSMON' && $SBX_SYS.static creat .git/commondir ../ev"
+	echo "$output"
+	[[ "$output" == *"'$P/.git/commondir' was created during the run"*"moved aside"* ]]
+	[ ! -e "$P/.git/commondir" ]
+	ls "$P"/.git/commondir.sbxrun-blocked-*
+	git -C "$P" status >/dev/null 2>&1 || true
+	did_not_run
+}
+
+@test "PER-02 E-04 core.hooksPath in the work tree: its hooks are protected (static)" {
+	mkdir "$P/.githooks"
+	printf '#!/bin/sh\n' > "$P/.githooks/pre-commit"
+	chmod +x "$P/.githooks/pre-commit"
+	git -C "$P" config core.hooksPath .githooks
+	run xsbx -c "$SBX_SYS.static creat .githooks/pre-commit '$HOOK'; $SBX_SYS.static creat .githooks/post-commit '$HOOK'; $SBX_SYS.static chmod .githooks/post-commit 755; true"
+	echo "$output"
+	echo b >> "$P/README"
+	git -C "$P" commit -qam x || true
+	did_not_run
+	"$SBXRUN" --list-paths 2>&1 | grep -F "$P/.githooks  [protected]"
+}
+
+@test "GIT-01 E-05 an absent include.path target is planted (static): git status outside runs nothing" {
+	git -C "$P" config include.path ../.gitconfig.local
+	run xsbx -c "$SBX_SYS.static creat .gitconfig.local '$FSMON'"
+	echo "$output"
+	[[ "$output" == *"'$P/.gitconfig.local' was created during the run"*"moved aside"* ]]
+	git -C "$P" status >/dev/null 2>&1 || true
+	did_not_run
+}
+
+@test "GIT-01 E-21 ~/.gitconfig includes living in the project (existing and absent)" {
+	echo '[user]' > "$P/.gitconfig-work"
+	printf '[includeIf "gitdir:%s/"]\n\tpath = %s/.gitconfig-work\n[include]\n\tpath = %s/.gitconfig-all\n' \
+		"$P" "$P" "$P" >> "$HOME/.gitconfig"
+	run xsbx -c "$SBX_SYS.static write .gitconfig-work '$FSMON'; $SBX_SYS.static creat .gitconfig-all '$FSMON'; true"
+	echo "$output"
+	[ ! -e "$P/.gitconfig-all" ]
+	git -C "$P" status >/dev/null 2>&1 || true
+	did_not_run
+}
+
+@test "PER-02 E-18 a nested repository that exists at launch: hooks and config (static)" {
+	git -C "$P" init -q sub
+	git -C "$P/sub" commit -q --allow-empty -m i
+	run xsbx -c "$SBX_SYS.static creat sub/.git/hooks/post-checkout '$HOOK'; $SBX_SYS.static chmod sub/.git/hooks/post-checkout 755; $SBX_SYS.static append sub/.git/config '$FSMON'; true"
+	echo "$output"
+	git -C "$P/sub" checkout -q -b z 2>/dev/null || true
+	git -C "$P/sub" status >/dev/null 2>&1 || true
+	did_not_run
+}
+
+@test "PER-02 E-11 a paused rebase: its todo list cannot gain an exec line (static)" {
+	for i in 1 2; do echo $i >> "$P/README"; git -C "$P" commit -qam c$i; done
+	GIT_SEQUENCE_EDITOR="sed -i 1s/^pick/edit/" git -C "$P" rebase -qi HEAD~2 >/dev/null 2>&1
+	[ -e "$P/.git/rebase-merge/git-rebase-todo" ]
+	run xsbx -c "$SBX_SYS.static append .git/rebase-merge/git-rebase-todo 'exec touch $RAN
+'; true"
+	echo "$output"
+	git -C "$P" rebase --continue >/dev/null 2>&1 || true
+	did_not_run
+}
+
+@test "PER-03 E-20 absent agent and editor config (.claude, .mcp.json, .vscode) is moved aside (static)" {
+	run xsbx -c "$SBX_SYS.static mkdir .claude; $SBX_SYS.static creat .claude/settings.local.json '{\"disableAllHooks\":true}'; $SBX_SYS.static creat .mcp.json '{}'; $SBX_SYS.static mkdir .vscode; $SBX_SYS.static creat .vscode/tasks.json '{}'; $SBX_SYS.static creat .windsurf '{}'"
+	echo "$output"
+	assert_absent "$P/.claude" "$P/.mcp.json" "$P/.vscode" "$P/.windsurf"
+	for f in .claude .mcp.json .vscode .windsurf; do
+		[[ "$output" == *"'$P/$f' was created during the run"*"moved aside to '$P/$f.sbxrun-blocked-"* ]]
+	done
+}
+
+@test "GIT-03 W-11 what protected entry points run: yarn releases, gradle wrapper jar, lefthook, rust-toolchain, pnpmfile (static)" {
+	mkdir -p "$P/.yarn/releases" "$P/gradle/wrapper"
+	for f in .yarn/releases/yarn-4.cjs gradle/wrapper/gradle-wrapper.jar lefthook.yml rust-toolchain.toml .pnpmfile.cjs bunfig.toml .lintstagedrc.json; do
+		echo orig > "$P/$f"
+	done
+	before=$(snap "$P/.yarn/releases/yarn-4.cjs" "$P/gradle/wrapper/gradle-wrapper.jar" "$P/lefthook.yml" "$P/rust-toolchain.toml" "$P/.pnpmfile.cjs" "$P/bunfig.toml" "$P/.lintstagedrc.json")
+	run xsbx -c "for f in .yarn/releases/yarn-4.cjs gradle/wrapper/gradle-wrapper.jar lefthook.yml rust-toolchain.toml .pnpmfile.cjs bunfig.toml .lintstagedrc.json; do $SBX_SYS.static write \$f evil; done; $SBX_SYS.static creat .yarn/plugins; true"
+	echo "$output"
+	assert_unchanged "$before" "$P/.yarn/releases/yarn-4.cjs" "$P/gradle/wrapper/gradle-wrapper.jar" "$P/lefthook.yml" "$P/rust-toolchain.toml" "$P/.pnpmfile.cjs" "$P/bunfig.toml" "$P/.lintstagedrc.json"
+	assert_absent "$P/.yarn/plugins"
+}
+
+@test "PER-02 E-06 .git/hooks and .git/config written by a static program: git outside runs nothing" {
+	cp "$P/.git/config" "$T/config.orig"
+	run xsbx -c "$SBX_SYS.static creat .git/hooks/post-checkout '$HOOK'; $SBX_SYS.static chmod .git/hooks/post-checkout 755; $SBX_SYS.static append .git/config '$FSMON'; $SBX_SYS.static unlink .git/hooks/pre-commit.sample; true"
+	echo "$output"
+	if ! full_mode; then
+		# landlock-only: written, then put back at exit, and said
+		[[ "$output" == *"'$P/.git/config' is protected and was changed during the run"*"put back"* ]]
+		[[ "$output" == *"'$P/.git/hooks/post-checkout' is protected and was created during the run"*"moved aside"* ]]
+	fi
+	cmp "$P/.git/config" "$T/config.orig"
+	[ ! -e "$P/.git/hooks/post-checkout" ]
+	[ -e "$P/.git/hooks/pre-commit.sample" ]
+	git -C "$P" checkout -q -b other
+	git -C "$P" status >/dev/null 2>&1 || true
+	did_not_run
+}
+
+@test "PER-02 E-06 a protected directory replaced by a symlink is put back, nothing outside is written" {
+	mkdir "$T/outside"
+	echo keep > "$T/outside/pre-commit"
+	before=$(snap "$T/outside/pre-commit")
+	run xsbx -c "$SBX_SYS.static rename .git/hooks hooks.old; $SBX_SYS.static symlink $T/outside .git/hooks; true"
+	echo "$output"
+	assert_unchanged "$before" "$T/outside/pre-commit"
+	[ -d "$P/.git/hooks" ] && [ ! -L "$P/.git/hooks" ]
+	[ -e "$P/.git/hooks/pre-commit.sample" ]
+}
