@@ -302,8 +302,12 @@ static void drop_unhiding(struct sbx_policy *p)
 			continue;
 		/* sbxrun's own rules (its conf and state directories,
 		 * read-only) inside a profile's hide: the hide is what the
-		 * profile asked for, nothing to warn about on every run */
-		if (r->src.file && strcmp(r->src.file, "built-in") != 0)
+		 * profile asked for, nothing to warn about on every run;
+		 * nor the protect list, which names every project's entry
+		 * points (strict hides ~, where projects live: 70 lines a
+		 * run, review U-05) */
+		if (r->src.file && strcmp(r->src.file, "built-in") != 0 &&
+		    !(r->flags & SBX_RF_PROTECT))
 			sbx_policy_warn(
 				p, r->src,
 				"'%s' is inside hidden '%s' "

@@ -128,9 +128,11 @@ static struct cell row_protect(const struct plan *c)
 			"reported at exit");
 	return CELL(SBX_ENF_ADVISORY,
 		    "shim only: Landlock cannot make a read-only "
-		    "hole in a writable tree; created later: moved aside "
-		    "at exit; in repositories created during the run: "
-		    "reported at exit");
+		    "hole in a writable tree; what a program that bypasses "
+		    "the shim changes is put back at exit (a program "
+		    "outside may read it before); created later: moved "
+		    "aside at exit; in repositories created during the "
+		    "run: reported at exit");
 }
 
 static struct cell row_devices(const struct plan *c)
