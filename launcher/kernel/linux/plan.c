@@ -123,9 +123,11 @@ static struct cell row_protect(const struct plan *c)
 			"reported at exit");
 	return CELL(SBX_ENF_ADVISORY,
 		    "shim only: Landlock cannot make a read-only "
-		    "hole in a writable tree; created later: moved aside "
-		    "at exit; in repositories created during the run: "
-		    "reported at exit");
+		    "hole in a writable tree; what a program that bypasses "
+		    "the shim changes is put back at exit (a program "
+		    "outside may read it before); created later: moved "
+		    "aside at exit; in repositories created during the "
+		    "run: reported at exit");
 }
 
 static struct cell row_devices(const struct plan *c)
@@ -407,6 +409,17 @@ static struct cell row_suffix(const struct plan *c)
 		    "bypass it");
 }
 
+/* PERS-02: no kernel layer can tell a hard link's other names. */
+static struct cell row_hardlinks(const struct plan *c)
+{
+	(void)c;
+	return CELL(SBX_ENF_ADVISORY,
+		    "shim only: a write to a file with other hard links "
+		    "(uv's or pnpm's store) is refused for programs that "
+		    "load the shim; static programs and raw syscalls "
+		    "write through the link");
+}
+
 static struct cell row_exec(const struct plan *c)
 {
 	return CELL(SBX_ENF_ADVISORY,
@@ -476,6 +489,7 @@ static const struct plan_row {
 	{ "environment scrubbing", row_env },
 	{ "suffix and size rules", row_suffix },
 	{ "exec deny rules", row_exec },
+	{ "writes through hard links (shared stores)", row_hardlinks },
 	{ "kernel refusals explained", row_explain },
 };
 
