@@ -17,8 +17,9 @@ teardown() { esc_teardown; }
 
 # agree PATH: --check's verdict on writing PATH, then a static raw
 # creat(2) of PATH inside a run; the two must say the same.  A protected
-# path the run created is moved aside at exit: judged by the call's
-# result and what is left outside.
+# path the run created is moved aside at exit, one it changed in
+# landlock-only mode put back: judged by the call's result and what is
+# left outside.
 agree() {
 	local path=$1 said got
 	run --separate-stderr sbx --check "$path"
@@ -35,7 +36,9 @@ agree() {
 	if [ -f "$path" ] && [ "$(cat "$path" 2>/dev/null)" = payload ]; then got=writable; fi
 	case "$output" in *"RESULT -1 "*) ;; *"RESULT "*)
 		if compgen -G "$path.sbxrun-blocked-*" >/dev/null; then
-			got=writable; [ ! -e "$path" ]
+			# moved aside (missing at launch), or put back as
+			# it was (landlock-only, guard.c): payload not left
+			got=writable; ! grep -q payload "$path" 2>/dev/null
 			grep -q payload "$path".sbxrun-blocked-*
 		fi ;;
 	esac
