@@ -210,8 +210,8 @@ static int64_t f_size(const struct sbx_path_q *q)
 
 static void test_facts(void **state)
 {
-	const struct sbx_path_facts dir = { f_dir, f_size },
-				    file = { f_file, f_size };
+	const struct sbx_path_facts dir = { f_dir, f_size, NULL },
+				    file = { f_file, f_size, NULL };
 	int64_t sz = 500;
 	struct sbx_path_q q = { PROJ "/notes/sub",
 				SBX_OP_WRITE,

@@ -409,6 +409,17 @@ static struct cell row_suffix(const struct plan *c)
 		    "bypass it");
 }
 
+/* PERS-02: no kernel layer can tell a hard link's other names. */
+static struct cell row_hardlinks(const struct plan *c)
+{
+	(void)c;
+	return CELL(SBX_ENF_ADVISORY,
+		    "shim only: a write to a file with other hard links "
+		    "(uv's or pnpm's store) is refused for programs that "
+		    "load the shim; static programs and raw syscalls "
+		    "write through the link");
+}
+
 static struct cell row_exec(const struct plan *c)
 {
 	return CELL(SBX_ENF_ADVISORY,
@@ -478,6 +489,7 @@ static const struct plan_row {
 	{ "environment scrubbing", row_env },
 	{ "suffix and size rules", row_suffix },
 	{ "exec deny rules", row_exec },
+	{ "writes through hard links (shared stores)", row_hardlinks },
 	{ "kernel refusals explained", row_explain },
 };
 
