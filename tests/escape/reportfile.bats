@@ -83,3 +83,24 @@ PY
 	[ "$status" -eq 0 ] && [ "$output" = out ]
 	printf '%s\n' "$stderr" | "$PY" -c 'import json,sys; assert json.load(sys.stdin)["exit_code"] == 0'
 }
+
+@test "the report's pid is the refused process's pid on the host, as the README says" {
+	# a refused process that stays a while: the test finds its host pid
+	sbx --report "$P/r.json" -- "$PY" -c "
+import os, time, sys
+try: open(os.path.expanduser('~/.ssh/id_rsa'))
+except OSError: pass
+time.sleep(2)  # $MARK" >/dev/null 2>&1 &
+	bg=$!
+	host=""
+	for _ in $(seq 40); do
+		host=$(pgrep -f "^$PY -c .*# $MARK" | head -1)
+		[ -n "$host" ] && break
+		sleep 0.05
+	done
+	wait "$bg" || true
+	[ -n "$host" ]
+	got=$(jq -r '.refusals[] | select(.target | endswith("/.ssh/id_rsa")) | .pid' "$P/r.json")
+	echo "host pid $host, report pid $got"
+	[ "$got" = "$host" ]
+}
