@@ -17,8 +17,9 @@ teardown() { esc_teardown; }
 
 # agree PATH: --check's verdict on writing PATH, then a static raw
 # creat(2) of PATH inside a run; the two must say the same.  A protected
-# path the run created is moved aside at exit: judged by the call's
-# result and what is left outside.
+# path the run created is moved aside at exit, one it changed in
+# landlock-only mode put back: judged by the call's result and what is
+# left outside.
 agree() {
 	local path=$1 said got
 	run --separate-stderr sbx --check "$path"
@@ -36,6 +37,8 @@ agree() {
 	case "$output" in *"RESULT -1 "*) ;; *"RESULT "*)
 		# written in the run, set aside (or put back) at exit
 		if compgen -G "$path.sbxrun-blocked-*" >/dev/null; then
+			# moved aside (missing at launch), or put back as
+			# it was (landlock-only, guard.c): payload not left
 			got=writable
 			grep -q payload "$path".sbxrun-blocked-*
 			[ "$(cat "$path" 2>/dev/null)" != payload ]
