@@ -49,8 +49,13 @@ static struct cell row_hidden(const struct plan *c)
 
 static struct cell row_hidden_meta(const struct plan *c)
 {
+	/* W-18: a hidden path that exists is a mount point, listed by
+	 * /proc/self/mountinfo; masking that file breaks findmnt and df. */
 	if (c->full)
-		return CELL(SBX_ENF_KERNEL, "mount namespace");
+		return CELL(SBX_ENF_PARTIAL,
+			    "mount namespace; which hidden paths exist is "
+			    "listed in /proc/self/mountinfo (mount points), "
+			    "not their contents, size or times");
 	return CELL(SBX_ENF_NONE,
 		    "Landlock cannot hide existence, size or times "
 		    "from stat(2)");
@@ -260,12 +265,15 @@ static struct cell row_unix_path(const struct plan *c)
 	if (c->full)
 		return CELL(SBX_ENF_PARTIAL,
 			    "mount namespace hides /run (docker, "
-			    "D-Bus, agents), /tmp and hidden dirs; sockets "
-			    "elsewhere in readable trees stay reachable "
-			    "before Landlock ABI 9");
+			    "D-Bus, agents), /tmp and hidden dirs (the "
+			    "default profile hides ~/.rd, ~/.colima, ~/.lima, "
+			    "LXD and Incus); sockets elsewhere in readable "
+			    "trees stay reachable before Landlock ABI 9");
 	return CELL(SBX_ENF_NONE,
-		    "Landlock before ABI 9 does not check connect(): "
-		    "docker.sock, agents and D-Bus are reachable");
+		    "Landlock before ABI 9 does not check connect(), even "
+		    "under hidden dirs: docker.sock, tmux and screen in the "
+		    "host's /tmp, agents and D-Bus are reachable: "
+		    "use full mode");
 }
 
 static struct cell row_unix_abstract(const struct plan *c)
