@@ -16,8 +16,9 @@
 
 unsigned sbx_q_plain(enum sbx_op op)
 {
-	return op == SBX_OP_WRITE ? SBX_Q_NAME | SBX_Q_MODIFY | SBX_Q_SIZE
-				  : SBX_Q_SIZE;
+	return op == SBX_OP_WRITE
+		       ? SBX_Q_NAME | SBX_Q_MODIFY | SBX_Q_SIZE | SBX_Q_LINKS
+		       : SBX_Q_SIZE;
 }
 
 static const char *str(const struct sbx_cpol *v, uint32_t off)
@@ -139,6 +140,11 @@ struct sbx_path_decision sbx_decide_path(const struct sbx_cpol *v,
 	if (r->max_file_bytes && (size = size_of(q)) >= 0 &&
 	    (uint64_t)size > r->max_file_bytes)
 		return refuse(SBX_DENY_SIZE, r, size, 1);
+	/* PERS-02: the other names of a hard-linked file may lie outside
+	 * (uv's and pnpm's stores); only the shim can tell, from a stat */
+	if (q->op == SBX_OP_WRITE && (q->chk & SBX_Q_LINKS) && q->facts &&
+	    q->facts->links && (size = q->facts->links(q)) > 1)
+		return refuse(SBX_DENY_SHARED, r, size, 1);
 	return refuse(SBX_ALLOW, r, -1, 0);
 }
 

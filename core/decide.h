@@ -44,6 +44,10 @@
 /* changes only attributes (mode, owner, times): Landlock has no right
  * for these, so in landlock-only mode any refusal is the shim's */
 #define SBX_Q_ATTR 0x10u
+/* changes the contents of an existing file: refused when the file has
+ * other hard links, which may lie outside the writable roots (a package
+ * manager's store: PERS-02) */
+#define SBX_Q_LINKS 0x20u
 
 struct sbx_path_q;
 
@@ -57,6 +61,9 @@ struct sbx_path_facts {
 	int (*is_file)(const struct sbx_path_q *q);
 	/* Size of the existing regular file, or -1. */
 	int64_t (*file_size)(const struct sbx_path_q *q);
+	/* Number of hard links of the existing regular file, or 0; NULL:
+	 * not known (never refused for it). */
+	int64_t (*links)(const struct sbx_path_q *q);
 };
 
 struct sbx_path_q {

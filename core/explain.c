@@ -31,6 +31,7 @@ const char *sbx_verdict_kind(enum sbx_verdict v)
 	case SBX_DENY_SUFFIX: return "suffix";
 	case SBX_DENY_SIZE: return "size";
 	case SBX_DENY_NOTCOVERED: return "not-covered";
+	case SBX_DENY_SHARED: return "hard-link";
 	case SBX_ALLOW: break;
 	}
 	return "";
@@ -335,6 +336,14 @@ static void put_path_reason(struct sb *b, const struct sbx_cpol *v,
 		sb_put(b, " bytes, over the ");
 		sb_putu(b, r->max_file_bytes);
 		sb_put(b, "-byte limit (");
+		break;
+	case SBX_DENY_SHARED:
+		sb_put(b, "the file has ");
+		sb_putu(b, (uint64_t)d->size);
+		sb_put(b, " hard links, and the others may lie outside the "
+			  "sandbox (a package store such as uv's or pnpm's): "
+			  "writing it would change them all; to change this "
+			  "name alone, write a copy and rename it over it (");
 		break;
 	case SBX_DENY_NOTCOVERED:
 	case SBX_ALLOW: break;

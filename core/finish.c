@@ -11,12 +11,14 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "policy_impl.h"
+#include "sb.h"
 
 static int is_system_dir(const char *d)
 {
@@ -94,27 +96,44 @@ static int check_project(const struct sbx_policy *p, struct sbx_err *err)
 /*
  * The review's class 14 (a name planted as a symlink by an earlier run
  * makes every later run and every hook call refuse to start): the
- * refusal says exactly how to repair it.  Removing the link never touches
- * its target; a tracked file or directory comes back from git.
+ * refusal says exactly how to repair it, each path one shell word
+ * (sb_putsh).  Removing the link never touches its target, and a missing
+ * protected path does not stop a run.  Git does not track what is in
+ * .git/: `git init` in the work tree makes a default one again (config,
+ * hooks, info); elsewhere a file or directory git tracks comes back with
+ * git checkout (U-01: the advice was "mkdir" for what may be a file, and
+ * git checkout for .git/config).
  */
 static int symlinked_protect(const struct sbx_policy *p, const char *path,
 			     struct sbx_err *err)
 {
 	const char *rel = path + strlen(p->project);
-	char to[PATH_MAX];
+	char to[PATH_MAX], shown[PATH_MAX], q[3][PATH_MAX + 64];
 	ssize_t n = readlink(path, to, sizeof(to) - 1);
+	int in_git;
+	struct sb b;
 
 	to[n > 0 ? n : 0] = '\0';
 	rel += *rel == '/';
-	return sbx_errf(
-		err, 0,
-		"protected path '%s' is a symbolic link (to '%s'), "
-		"perhaps planted by a command run earlier; sbxrun cannot "
-		"keep it read-only and runs nothing until it is repaired. "
-		"To repair: rm '%s' (removes the link only, not '%s'); "
-		"then, if the project needs it, restore it with "
-		"git checkout -- '%s' or create it again with mkdir '%s'",
-		path, to, path, to, rel, path);
+	in_git = strncmp(rel, ".git/", 5) == 0;
+	snprintf(shown, sizeof(shown), "%s", path);
+	sb_init(&b, q[0], sizeof(q[0]));
+	sb_putsh(&b, path);
+	sb_init(&b, q[1], sizeof(q[1]));
+	sb_putsh(&b, p->project);
+	sb_init(&b, q[2], sizeof(q[2]));
+	sb_putsh(&b, rel);
+	return sbx_errf(err, 0,
+			"protected path '%s' is a symbolic link (to '%s'), "
+			"perhaps planted by a command run earlier; sbxrun "
+			"cannot keep it read-only and runs nothing until it "
+			"is removed. To repair: rm %s (removes the link only, "
+			"not its target); then, if git %s it, git -C %s %s%s",
+			sb_clean(shown), sb_clean(to), q[0],
+			in_git ? "needs" : "tracks", q[1],
+			in_git ? "init makes a default one again"
+			       : "checkout -- ",
+			in_git ? "" : q[2]);
 }
 
 /*
@@ -302,8 +321,12 @@ static void drop_unhiding(struct sbx_policy *p)
 			continue;
 		/* sbxrun's own rules (its conf and state directories,
 		 * read-only) inside a profile's hide: the hide is what the
-		 * profile asked for, nothing to warn about on every run */
-		if (r->src.file && strcmp(r->src.file, "built-in") != 0)
+		 * profile asked for, nothing to warn about on every run;
+		 * nor the protect list, which names every project's entry
+		 * points (strict hides ~, where projects live: 70 lines a
+		 * run, review U-05) */
+		if (r->src.file && strcmp(r->src.file, "built-in") != 0 &&
+		    !(r->flags & SBX_RF_PROTECT))
 			sbx_policy_warn(
 				p, r->src,
 				"'%s' is inside hidden '%s' "

@@ -206,6 +206,7 @@ enum sbx_verdict {
 	SBX_DENY_SUFFIX = 3, /* suffix not allowed under its root */
 	SBX_DENY_SIZE = 4, /* over max_file_bytes */
 	SBX_DENY_NOTCOVERED = 5, /* no rule covers it (strict profiles) */
+	SBX_DENY_SHARED = 6, /* a write to a file with other hard links */
 };
 
 /* Lifecycle */

@@ -57,7 +57,20 @@ static int64_t file_size(const struct sbx_path_q *q)
 	return st.st_size;
 }
 
-static const struct sbx_path_facts facts = { obj_is_file, file_size };
+/* Hard links of the existing regular file the call writes (PERS-02):
+ * the path itself, followed as open follows it. */
+static int64_t file_links(const struct sbx_path_q *q)
+{
+	const struct shim_fs *f = q->ctx;
+	struct stat st;
+
+	if (sys_fstatat(f->dirfd, f->path, &st, 0) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	return (int64_t)st.st_nlink;
+}
+
+static const struct sbx_path_facts facts = { obj_is_file, file_size,
+					     file_links };
 
 /* The decision, asking only what the shim enforces: the tree check is
  * for protect rules the shim holds (landlock-only mode); in full mode the

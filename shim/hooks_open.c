@@ -47,7 +47,8 @@ open_fs(int dirfd, const char *path, int flags)
 		f.chk = CHK_MODIFY;
 	else if (writes)
 		f.chk = CHK_NAME | CHK_MODIFY |
-			((flags & O_TRUNC) ? 0 : CHK_SIZE);
+			((flags & O_TRUNC) ? 0 : CHK_SIZE) |
+			((flags & O_EXCL) ? 0 : CHK_LINKS);
 	/* O_CREAT makes the file: nothing to stat, the name always counts */
 	if (flags & O_CREAT)
 		f.obj = NULL;

@@ -206,6 +206,9 @@ static void summarise_rules(void)
 
 		if (r->nsuffixes && r->mode == SBX_RW)
 			shim_g.app |= CHK_NAME;
+		/* PERS-02: a write to a hard-linked file in a writable root */
+		if (r->mode == SBX_RW)
+			shim_g.app |= CHK_LINKS;
 		if (r->max_file_bytes) {
 			shim_g.app |= CHK_SIZE;
 			if (!shim_g.min_limit ||

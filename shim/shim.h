@@ -112,6 +112,7 @@ struct shim_var_copy {
 #define CHK_TREE SBX_Q_TREE /* removes or moves the path and all below */
 #define CHK_SIZE SBX_Q_SIZE /* opens an existing file: size limit */
 #define CHK_ATTR SBX_Q_ATTR /* changes only attributes */
+#define CHK_LINKS SBX_Q_LINKS /* writes an existing file: hard links */
 /* the call makes a directory (the fix is written "PATH/"); not the
  * decider's */
 #define CHK_MKDIR 0x1000u

@@ -71,7 +71,11 @@
 #if defined(__x86_64__) || defined(__aarch64__)
 #define SC_NR_OPEN_TREE_ATTR 467
 #define SC_NR_FCHMODAT2 452 /* 6.6; newer than libseccomp 2.5's table */
+#define SC_NR_SETXATTRAT 463 /* 6.13 */
+#define SC_NR_REMOVEXATTRAT 466
 #else
+#define SC_NR_SETXATTRAT __NR_SCMP_ERROR
+#define SC_NR_REMOVEXATTRAT __NR_SCMP_ERROR
 #define SC_NR_OPEN_TREE_ATTR __NR_SCMP_ERROR
 #define SC_NR_FCHMODAT2 __NR_SCMP_ERROR
 #endif
@@ -335,10 +339,43 @@ static const struct sc_rule sc_rules[] = {
 	SETID_BOTH(SETID_CREATE, open, 1, 2, SC_O_TMPFILE),
 	SETID_BOTH(SETID_CREATE, openat, 2, 3, O_CREAT),
 	SETID_BOTH(SETID_CREATE, openat, 2, 3, SC_O_TMPFILE),
+	/* ... and made with them by mknod (a regular file) or mkdir (W-14) */
+	SETID_BOTH(SETID, mknod, 1),
+	SETID_BOTH(SETID, mknodat, 2),
+	SETID_BOTH(SETID, mkdir, 1),
+	SETID_BOTH(SETID, mkdirat, 2),
 	MKDEV(mknod, 1, S_IFCHR),
 	MKDEV(mknod, 1, S_IFBLK),
 	MKDEV(mknodat, 2, S_IFCHR),
 	MKDEV(mknodat, 2, S_IFBLK),
+
+	/* Attribute changes in landlock-only mode (E-16, FS-11): Landlock
+	 * has no right for them, so without read-only mounts a chmod of a
+	 * hidden ~/.ssh/id_rsa would work.  The notify variant sends them
+	 * to the supervisor, which does them only on objects in writable
+	 * paths (attr.c); the plain one, with no listener, refuses them. */
+	NO_PIDNS(chmod),
+	NO_PIDNS(fchmod),
+	NO_PIDNS(fchmodat),
+	{ .nr = SC_NR_FCHMODAT2, .err = EPERM, .when = SC_NO_PIDNS },
+	NO_PIDNS(chown),
+	NO_PIDNS(fchown),
+	NO_PIDNS(lchown),
+	NO_PIDNS(fchownat),
+	NO_PIDNS(setxattr),
+	NO_PIDNS(lsetxattr),
+	NO_PIDNS(fsetxattr),
+	NO_PIDNS(removexattr),
+	NO_PIDNS(lremovexattr),
+	NO_PIDNS(fremovexattr),
+	NO_PIDNS(utime),
+	NO_PIDNS(utimes),
+	NO_PIDNS(futimesat),
+	NO_PIDNS(utimensat),
+	/* not done by the supervisor: refused (their arguments are a
+	 * struct behind a pointer) */
+	{ .nr = SC_NR_SETXATTRAT, .err = EPERM, .when = SC_NO_PIDNS },
+	{ .nr = SC_NR_REMOVEXATTRAT, .err = EPERM, .when = SC_NO_PIDNS },
 
 	/* Typing into the terminal (TTY-01..03). */
 	IOCTL(TIOCSTI),
@@ -510,6 +547,8 @@ static void emit_names(void)
 		       n			       ? n
 		       : r->nr == SC_NR_FCHMODAT2      ? "fchmodat2"
 		       : r->nr == SC_NR_OPEN_TREE_ATTR ? "open_tree_attr"
+		       : r->nr == SC_NR_SETXATTRAT     ? "setxattrat"
+		       : r->nr == SC_NR_REMOVEXATTRAT  ? "removexattrat"
 						       : "?");
 		free(n);
 	}

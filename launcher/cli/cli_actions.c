@@ -590,10 +590,15 @@ int cli_run(struct cli *c, sbx_t *s)
 				   sizeof(why)) < 0)
 		note("cannot write the report %s: %s", c->report, why);
 	if (st != SBX_OK)
-		die("%s: %s",
+		die("%s: %s%s",
 		    st == SBX_E_KERNEL ? "cannot sandbox"
 				       : "cannot run the command",
-		    err);
+		    err,
+		    st == SBX_E_KERNEL && c->sh
+			    ? " (sbxrun-sh where no sandbox can be made: "
+			      "inject = \"shim-only\" in the conf runs each "
+			      "shell with the shim alone, ADVISORY)"
+			    : "");
 	if (c->verbose)
 		note("mode %s, layers %s", res->mode, res->layers);
 	r = print_result(c, res, c->shell ? shv : req.argv, &rp);

@@ -38,7 +38,8 @@ static char dir[PATH_MAX], rc[PATH_MAX + 16], hist[PATH_MAX + 16];
 static char envarg[PATH_MAX + 16], histarg[PATH_MAX + 16];
 static char *argv_out[8];
 
-static void mkdirs(const char *path)
+/* 0, or -1 with errno. */
+static int mkdirs(const char *path)
 {
 	char p[PATH_MAX];
 
@@ -49,23 +50,36 @@ static void mkdirs(const char *path)
 			mkdir(p, 0700);
 			*s = '/';
 		}
-	if (mkdir(p, 0700) < 0 && errno != EEXIST)
-		die_errno("cannot make %s", p);
+	return mkdir(p, 0700) < 0 && errno != EEXIST ? -1 : 0;
 }
 
 /* The rc file, new: whatever the sandbox left under that name (a link
  * to a file of the host's) is removed, never written through. */
-static void write_rc(const char *path, const char *text)
+static int write_rc(const char *path, const char *text)
 {
+	size_t len = strlen(text);
 	int fd;
 
 	if (unlink(path) < 0 && errno != ENOENT)
-		die_errno("cannot replace %s", path);
+		return -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0600);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
-	    close(fd) < 0)
-		die_errno("cannot write %s", path);
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, len) != (ssize_t)len) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+/* Without its directory the shell runs as it is, said once. */
+static char **plain(const char *what)
+{
+	warning("the interactive shell runs without its own history and "
+		"prompt mark: %s %s: %s",
+		what, dir, strerror(errno));
+	return NULL;
 }
 
 static const char *base(const char *p)
@@ -87,7 +101,8 @@ char **cli_ishell(struct cli *c, const char *sh)
 		return NULL; /* the run itself will say why */
 	snprintf(dir, sizeof dir, "%s/.cache/sbxrun/shell/%s", l.home,
 		 l.project_hash);
-	mkdirs(dir);
+	if (mkdirs(dir) < 0)
+		return plain("cannot make");
 	if (c->noverrides >= CLI_MAX_OVERRIDES ||
 	    asprintf(&c->owned[c->noverrides], "allow-write=%s", dir) < 0)
 		return NULL;
@@ -103,7 +118,8 @@ char **cli_ishell(struct cli *c, const char *sh)
 			 "[ -f ~/.bashrc ] && . ~/.bashrc\n"
 			 "PS1='" MARK "'\"$PS1\"\nHISTFILE='%s'\n",
 			 hist);
-		write_rc(rc, text);
+		if (write_rc(rc, text) < 0)
+			return plain("cannot write the rc file in");
 		argv_out[0] = (char *)sh;
 		argv_out[1] = (char *)"--rcfile";
 		argv_out[2] = rc;
@@ -128,7 +144,8 @@ char **cli_ishell(struct cli *c, const char *sh)
 			 "[ -f ~/.zshrc ] && . ~/.zshrc\n"
 			 "PROMPT='" MARK "'\"$PROMPT\"\nHISTFILE='%s'\n",
 			 hist);
-		write_rc(rc, text);
+		if (write_rc(rc, text) < 0)
+			return plain("cannot write the rc file in");
 		snprintf(envarg, sizeof envarg, "ZDOTDIR=%s", dir);
 	} else {
 		snprintf(rc, sizeof rc, "%s/shrc", dir);
@@ -136,7 +153,8 @@ char **cli_ishell(struct cli *c, const char *sh)
 			 "# made by sbxrun for its interactive shell\n"
 			 "PS1='" MARK "'\"${PS1:-$ }\"\nHISTFILE='%s'\n",
 			 hist);
-		write_rc(rc, text);
+		if (write_rc(rc, text) < 0)
+			return plain("cannot write the rc file in");
 		snprintf(envarg, sizeof envarg, "ENV=%s", rc);
 	}
 	snprintf(histarg, sizeof histarg, "HISTFILE=%s", hist);

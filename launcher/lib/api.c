@@ -125,7 +125,17 @@ static int64_t q_file_size(const struct sbx_path_q *q)
 	return stat(q->path, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : -1;
 }
 
-static const struct sbx_path_facts q_facts = { q_is_file, q_file_size };
+static int64_t q_links(const struct sbx_path_q *q)
+{
+	struct stat st;
+
+	return stat(q->path, &st) == 0 && S_ISREG(st.st_mode)
+		       ? (int64_t)st.st_nlink
+		       : 0;
+}
+
+static const struct sbx_path_facts q_facts = { q_is_file, q_file_size,
+					       q_links };
 
 /* Copy an explanation into an answer's fixed field; a cut ends in "...". */
 static void set_text(char *dst, size_t sz, const char *src)

@@ -113,19 +113,35 @@ static int move_aside(const struct sbx_plant *pt, char *out, size_t outlen)
 }
 
 void sbx_plants_check(struct sbx_plants *pl,
-		      void (*fn)(void *ctx, const char *path, const char *moved,
-				 int err),
-		      void *ctx)
+		      void (*warn)(void *ctx, const char *line), void *ctx)
 {
-	char moved[PATH_MAX];
+	char moved[PATH_MAX], line[3 * PATH_MAX];
 
 	for (size_t i = 0; i < pl->n; i++) {
+		const char *p = pl->v[i].path;
 		int rc = move_aside(&pl->v[i], moved, sizeof moved);
 
+		if (rc == 0)
+			continue;
 		if (rc == 1)
-			fn(ctx, pl->v[i].path, moved, 0);
-		else if (rc < 0)
-			fn(ctx, pl->v[i].path, NULL, errno);
+			snprintf(line, sizeof line,
+				 "'%s' was created during the run; it is "
+				 "protected because it can run code outside "
+				 "the sandbox later, so it was moved aside to "
+				 "'%s': review it, and move it back only if "
+				 "you trust it",
+				 p, moved);
+		else
+			snprintf(line, sizeof line,
+				 "'%s' was created during the run; it is "
+				 "protected because it can run code outside "
+				 "the sandbox later, and it could not be moved "
+				 "aside (%s): review it before using it "
+				 "outside",
+				 p,
+				 errno == EXDEV ? "its directory was replaced"
+						: strerror(errno));
+		warn(ctx, line);
 	}
 }
 

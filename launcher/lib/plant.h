@@ -27,12 +27,9 @@ void sbx_plants_note(struct sbx_plants *pl, const struct sbx_policy *p,
 		     int (*writable)(const struct sbx_policy *, const char *));
 
 /* At exit, every process of the run gone: each noted path that exists is
- * renamed aside; fn gets the path and its new name, or NULL and the errno
- * when it could not be moved (EXDEV: its directory was replaced). */
+ * renamed aside; warn gets one line for each (moved, or why not). */
 void sbx_plants_check(struct sbx_plants *pl,
-		      void (*fn)(void *ctx, const char *path, const char *moved,
-				 int err),
-		      void *ctx);
+		      void (*warn)(void *ctx, const char *line), void *ctx);
 
 /* Is path one of the noted ones? */
 int sbx_plants_watched(const struct sbx_plants *pl, const char *path);

@@ -21,6 +21,7 @@
 #include "selfcheck.h"
 #include "env.h"
 #include "gitrepo.h"
+#include "guard.h"
 #include "plant.h"
 #include "kernel.h"
 #include "nest.h"
@@ -242,6 +243,7 @@ struct run_ctx {
 	size_t cpol_len;
 	struct sbx_proxy_ep proxy; /* network = filtered */
 	struct sbx_plants plants; /* absent protected paths (plant.c) */
+	struct sbx_guard guard; /* existing ones the shim alone holds */
 };
 
 /* A warning: to the caller at once (on_warning), and into the result.
@@ -373,9 +375,9 @@ static int run_policy(struct run_ctx *c, struct sbx_err *err)
 	return c->have_pol ? 0 : -1;
 }
 
-/* Could the sandbox itself have created path?  Only then is a protected
- * path that appeared worth a warning (the launcher makes its own). */
-static int sandbox_writable(const struct sbx_policy *p, const char *path)
+/* The mode the sandbox has at path (its longest non-protect rule), or
+ * -1 when no rule covers it. */
+static int sandbox_mode(const struct sbx_policy *p, const char *path)
 {
 	const struct sbx_path_rule *best = NULL;
 
@@ -389,16 +391,27 @@ static int sandbox_writable(const struct sbx_policy *p, const char *path)
 		    (r->rootlen == best->rootlen && r->mode > best->mode))
 			best = r;
 	}
-	return best && best->mode == SBX_RW;
+	return best ? (int)best->mode : -1;
 }
 
-/* The store of compiled policies must be out of the sandbox's reach:
- * not below a writable root (rundir.c tries the next place). */
+/* Could the sandbox itself have created path?  Only then is a protected
+ * path that appeared worth a warning (the launcher makes its own). */
+static int sandbox_writable(const struct sbx_policy *p, const char *path)
+{
+	return sandbox_mode(p, path) == SBX_RW;
+}
+
+/* The store of compiled policies must be out of the sandbox's reach,
+ * not below a writable root, and within the shim's: not below a hidden
+ * one (strict hides ~, and ~/.cache/sbxrun/run with it: the shim could
+ * not load its policy and refused every exec, review U-05).  rundir.c
+ * tries the next place. */
 static int state_writable(void *ctx, const char *path)
 {
 	const sbx_t *s = ctx;
+	int m = sandbox_mode(&s->pol, path);
 
-	return sandbox_writable(&s->pol, path);
+	return m == SBX_RW || m == SBX_HIDE;
 }
 
 /* GIT-02: a repository made or changed below the project. */
@@ -414,26 +427,10 @@ static void report_repo(void *ctx, const char *path, const char *what)
 /* Directories looked at, at most, for repositories made in the run. */
 #define NEW_REPO_SCAN_DIRS 5000
 
-/* GIT-01, PER-03: a protected path the run created, moved aside. */
-static void report_planted(void *ctx, const char *path, const char *moved,
-			   int err)
+/* A warning line built elsewhere (plant.c, guard.c). */
+static void warn_line(void *ctx, const char *line)
 {
-	if (moved)
-		run_warn(ctx,
-			 "'%s' was created during the run; it is protected "
-			 "because it can run code outside the sandbox later, "
-			 "so it was moved aside to '%s': review it, and move "
-			 "it back only if you trust it",
-			 path, moved);
-	else
-		run_warn(ctx,
-			 "'%s' was created during the run; it is protected "
-			 "because it can run code outside the sandbox later, "
-			 "and it could not be moved aside (%s): review it "
-			 "before using it outside",
-			 path,
-			 err == EXDEV ? "its directory was replaced"
-				      : strerror(err));
+	run_warn(ctx, "%s", line);
 }
 
 static void report_created(struct run_ctx *c)
@@ -441,7 +438,8 @@ static void report_created(struct run_ctx *c)
 	struct stat st;
 	char g[PATH_MAX + 8];
 
-	sbx_plants_check(&c->plants, report_planted, c);
+	sbx_guard_check(&c->guard, warn_line, c);
+	sbx_plants_check(&c->plants, warn_line, c);
 
 	/* A gitfile written where there was no .git points the next git run
 	 * outside the sandbox at a repository of the command's choosing. */
@@ -667,6 +665,10 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 	rc = write_policy(c, &c->rd, err);
 	sbx_plants_free(&c->plants);
 	sbx_plants_note(&c->plants, &c->pol, sandbox_writable);
+	sbx_guard_free(&c->guard);
+	if (rc == 0 && (c->b->cpol_flags(c->mode) & SBX_CPOL_F_SHIM_PROTECT))
+		sbx_guard_note(&c->guard, &c->pol, sandbox_writable, warn_line,
+			       c);
 	if (rc == 0)
 		rc = do_launch(c, res, err);
 	sbx_rundir_release(&c->rd);
@@ -760,6 +762,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	fill_layers(res, c);
 	report_created(c);
 	sbx_plants_free(&c->plants);
+	sbx_guard_free(&c->guard);
 	sbx_policy_free(&c->pol);
 	free(c->cpol);
 	free(c->feat);
@@ -772,6 +775,7 @@ fail:
 		sbx_policy_free(&c->pol);
 	if (c) {
 		sbx_plants_free(&c->plants);
+		sbx_guard_free(&c->guard);
 		free(c->feat);
 		free(c->cpol);
 	}

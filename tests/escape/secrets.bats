@@ -164,6 +164,38 @@ if fd >= 0: print(os.read(fd, 100))'
 	filtered
 }
 
+# W-19: credential stores the first hide list missed, read with the shim
+# bypassed.  The files are the caller's own (0600), so only the policy
+# stands between the sandbox and them.
+W19='.cache/huggingface/token .config/github-copilot/apps.json .m2/settings.xml .m2/settings-security.xml .gradle/gradle.properties .config/configstore/firebase-tools.json .config/glab-cli/config.yml .local/share/fish/fish_history .kaggle/kaggle.json .fly/config.yml .config/doctl/config.yaml .viminfo .continue/config.json .histfile .local/share/atuin/key .config/ngrok/ngrok.yml .config/openstack/clouds.yaml .oci/config .wrangler/config/default.toml .node_repl_history .sqlite_history .config/stripe/config.toml .config/containers/auth.json .config/BraveSoftware/Brave-Browser/Default/Cookies .pki/nssdb/key4.db .config/Code/User/globalStorage/state.vscdb .boto .databrickscfg'
+
+@test "SEC-02 W-19 more credential stores and histories of the default profile (static, raw)" {
+	for f in $W19; do
+		mkdir -p "$(dirname "$HOME/$f")"
+		echo "$CANARY $f" > "$HOME/$f"
+		chmod 600 "$HOME/$f"
+	done
+	run xsbx -c "for f in $W19; do $SBX_SYS.static read \$HOME/\$f; done; cat ~/.cache/huggingface/token ~/.m2/settings.xml 2>&1; true"
+	echo "$output"
+	no_canary "$output"
+	[ "$(printf '%s\n' "$output" | grep -c '^RESULT -1')" -eq "$(echo $W19 | wc -w)" ]
+}
+
+# W-02: a sandbox run by root keeps uid 0 (no capabilities): root-only
+# system secrets outside the home are hidden too.
+@test "SEC-02 W-02 root's system secrets (/etc/ssl/private) are hidden from a sandbox run by root" {
+	[ "$(id -u)" = 0 ] || skip "only root can read /etc/ssl/private"
+	[ -d /etc/ssl/private ] || skip "no /etc/ssl/private here"
+	key="/etc/ssl/private/sbxt-$MARK.key"
+	UNIQ_FILES+=("$key")
+	echo "$CANARY" > "$key"
+	chmod 600 "$key"
+	run xsbx -c "cat $key; $SBX_SYS.static read $key; true"
+	echo "$output"
+	no_canary "$output"
+	[[ "$output" == *"RESULT -1"* ]]
+}
+
 @test "SEC-02 /etc/shadow (hidden by the profile) is not readable" {
 	[ -r /etc/shadow ] && outside=$(head -c 200 /etc/shadow) || outside=""
 	run xsbx -c "cat /etc/shadow; $SBX_SYS.static read /etc/shadow"
@@ -232,6 +264,19 @@ if fd >= 0: print(os.read(fd, 100))'
 		[[ "$output" != *"SIZE $size"* ]]
 	else
 		plan_says_advisory 'metadata|stat|existence'
+	fi
+}
+
+# W-18: in full mode each hidden path that exists is a mount point, so
+# /proc/self/mountinfo names it (never its contents).  Declared, not
+# hidden: a masked mountinfo breaks findmnt, df and container tools.
+@test "FS-10 W-18 mountinfo names hidden paths that exist, and --dry-run says so" {
+	run xsbx -c "grep -c '$HOME/.ssh ' /proc/self/mountinfo; cat /proc/self/mountinfo"
+	echo "$output"
+	no_canary "$output"
+	if printf '%s\n' "$output" | grep -q "$HOME/\.ssh "; then
+		plan_says_advisory 'names, stat metadata'
+		plan | grep -i 'names, stat metadata' | grep -q mountinfo
 	fi
 }
 

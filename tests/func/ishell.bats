@@ -59,3 +59,14 @@ shell_dir() { echo "$HOME/.cache/sbxrun/shell/$(ls "$HOME/.cache/sbxrun/shell")"
 	[ "$(cat "$HOME/.bashrc")" = "# rc" ]
 	[ ! -L "$d/bashrc" ]
 }
+
+@test "no place for the shell's history: the shell still runs, and says why once" {
+	mkdir -p "$HOME/.cache/sbxrun"
+	echo x > "$HOME/.cache/sbxrun/shell"
+	run python3 "$PTY" --send 'echo "sbx=$SBXRUN"; exit' -- \
+		env NO_COLOR=1 SHELL=/bin/bash "$SBXRUN" --mode "$SBX_MODE"
+	echo "$output"
+	[[ "$output" == *"sbxrun: warning: the interactive shell runs without its own history and prompt mark: cannot make $HOME/.cache/sbxrun/shell/"*": Not a directory"* ]]
+	[[ "$output" == *"sbx=1"* ]]
+	[[ "$output" == *"EXIT 0"* ]]
+}

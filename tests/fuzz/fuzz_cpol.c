@@ -78,7 +78,7 @@ static int fact_file(const struct sbx_path_q *q)
 	return 1;
 }
 
-static const struct sbx_path_facts facts = { fact_file, fact_size };
+static const struct sbx_path_facts facts = { fact_file, fact_size, NULL };
 
 /* Every path decision, explained (the explainer reads every field of the
  * deciding rule and walks the rules for the writable list). */

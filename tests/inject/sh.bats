@@ -128,3 +128,19 @@ C
 	[[ "$output" != *ADVISORY* ]]
 	[ "$(cat "$P/made")" = "in 1" ]
 }
+
+@test "sbxrun-sh where no sandbox can be made: nothing runs, and the way out is named" {
+	[ -x "$PROBES/nouserns" ] || make -s -C "$SBX_TOP" B="$SBX_BUILD" "$PROBES/nouserns" >&2
+	run "$PROBES/nouserns" early "$SBXRUN" --mode full --sh -c "echo ran > '$P/ran'"
+	echo "$output"
+	[ "$status" -eq 125 ]
+	[ ! -e "$P/ran" ]
+	[[ "$output" == *"cannot sandbox: mode full needs user namespaces"*"(sbxrun-sh where no sandbox can be made: inject = \"shim-only\" in the conf runs each shell with the shim alone, ADVISORY)"* ]]
+	# The way out, taken.
+	conf=$("$SBXRUN" --add-path "$T/bin=ro" | sed -n 's/.* to //p')
+	echo 'inject = "shim-only";' >> "$conf"
+	run "$PROBES/nouserns" early "$SBXRUN" --mode full --sh -c "echo ran > '$P/ran'"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *ADVISORY* ]]
+	[ "$(cat "$P/ran")" = ran ]
+}

@@ -149,6 +149,33 @@ prepare_homes() {
 	[[ "$output" != *sbxrun-was-here* ]]
 }
 
+# Issue 12's acceptance: the root under bubblewrap as users run it, with
+# its default --proc (parts covered), as root and as an ordinary user:
+# sbxrun runs (it used to exit 125), says why and how it is weaker, and
+# the secret stays hidden, judged from outside the sandbox.
+@test "under bubblewrap's default --proc: the README's command runs, says so, hides secrets" {
+	prepare_homes
+	run "$SBX_TOP/tests/env/inroot.sh" "$ROOT" --proc -- /bin/bash -c \
+		"cd /root/proj && rm -f made && sbxrun --verbose -c 'echo made > made; cat ~/.ssh/id_rsa'; echo rc=\$?; cat made"
+	echo "$output"
+	[[ "$output" != *sbxrun-canary-secret* ]]
+	[[ "$output" == *"mode full"* ]]
+	[[ "$output" == *"cannot read '/root/.ssh/id_rsa': hidden by the sandbox policy"* ]]
+	[[ "$output" == *rc=1* ]]
+	[ "${lines[-1]}" = made ]
+	if [[ "$output" == *"weaker"* ]]; then
+		[[ "$output" == *"the host's /proc instead of a fresh one"*"fix:"* ]]
+	fi
+	run "$SBX_TOP/tests/env/inroot.sh" "$ROOT" --proc -- /bin/bash -c \
+		"cd /home/ada/proj && runuser -u ada -- env HOME=/home/ada USER=ada sbxrun -c 'cat ~/.ssh/id_rsa; echo sbxrun-was-here >> ~/.bashrc'; echo rc=\$?"
+	echo "$output"
+	[[ "$output" != *sbxrun-canary-secret* ]]
+	[[ "$output" == *"cannot read '/home/ada/.ssh/id_rsa'"* ]]
+	[[ "$output" == *rc=2* ]]
+	run inroot 'cat /home/ada/.bashrc'
+	[[ "$output" != *sbxrun-was-here* ]]
+}
+
 @test "libsbx0: a program linked with libsbx runs a command sandboxed, explained" {
 	prepare_homes
 	run asuser '/mnt/bin/hello_sbx'

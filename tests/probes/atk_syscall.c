@@ -704,7 +704,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(op, "setid")) {
 		/* setid HOW PATH OCTAL: give PATH a mode (PERS-01) through
 		 * chmod, fchmod, fchmodat2, or create it with the mode
-		 * through open, openat, creat; tmpfile makes an O_TMPFILE in
+		 * through open, openat, creat, mknod (a regular file), mkdir; tmpfile makes an O_TMPFILE in
 		 * the directory PATH and links it as PATH/setid-tmp */
 		const char *how;
 		long mode, fd;
@@ -727,6 +727,11 @@ int main(int argc, char **argv)
 			       O_WRONLY | O_CREAT | O_EXCL, mode);
 		} else if (!strcmp(how, "creat")) {
 			r = S2(SYS_creat, argv[1], mode);
+		} else if (!strcmp(how, "mknod")) { /* W-14 */
+			r = S4(SYS_mknodat, AT_FDCWD, argv[1], S_IFREG | mode,
+			       0);
+		} else if (!strcmp(how, "mkdir")) {
+			r = S3(SYS_mkdirat, AT_FDCWD, argv[1], mode);
 		} else if (!strcmp(how, "tmpfile")) {
 			char p[4096];
 
@@ -761,6 +766,38 @@ int main(int argc, char **argv)
 
 		need(argc, 1, "utime PATH");
 		r = S4(SYS_utimensat, AT_FDCWD, argv[0], ts, 0);
+	} else if (!strcmp(op, "fdattr")) {
+		/* fdattr HOW PATH: an attribute change through a descriptor
+		 * (E-16): chmod (fchmod of an O_RDONLY fd), chmod2
+		 * (fchmodat2 AT_EMPTY_PATH of an O_PATH fd), chown
+		 * (fchownat AT_EMPTY_PATH, O_PATH), utime (utimensat of an
+		 * O_RDONLY fd), xattr (fsetxattr, O_RDONLY) */
+		struct timespec ts[2] = { { 1000000000, 0 },
+					  { 1000000000, 0 } };
+		const char *how;
+		long fd;
+		int opath;
+
+		need(argc, 2, "fdattr HOW PATH");
+		how = argv[0];
+		opath = !strcmp(how, "chmod2") || !strcmp(how, "chown");
+		fd = S4(SYS_openat, AT_FDCWD, argv[1],
+			opath ? O_PATH : O_RDONLY, 0);
+		if (fd < 0)
+			r = fd;
+		else if (!strcmp(how, "chmod"))
+			r = S2(SYS_fchmod, fd, 0666);
+		else if (!strcmp(how, "chmod2"))
+			r = S4(452, fd, "", 0666, AT_EMPTY_PATH);
+		else if (!strcmp(how, "chown"))
+			r = S5(SYS_fchownat, fd, "", getuid(), getgid(),
+			       AT_EMPTY_PATH);
+		else if (!strcmp(how, "utime"))
+			r = S4(SYS_utimensat, fd, NULL, ts, 0);
+		else if (!strcmp(how, "xattr"))
+			r = S5(SYS_fsetxattr, fd, "user.sbxattack", "1", 1, 0);
+		else
+			r = -EINVAL;
 	} else if (!strcmp(op, "setxattr")) {
 		need(argc, 1, "setxattr PATH");
 		r = S5(SYS_setxattr, argv[0], "user.sbxattack", "1", 1, 0);

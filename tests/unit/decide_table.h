@@ -151,7 +151,7 @@ static const struct rspec finish_rules[] = {
 #define DT_PROTECT_LINE 20
 static const char *const finish_protect[] = {
 	".git/hooks", ".git/config", ".sbxrun.conf", "/sbxt/elsewhere",
-	"hidden/x", /* inside a hide: dropped with a warning */
+	"hidden/x", /* inside a hide: dropped, quietly (U-05) */
 	NULL
 };
 
@@ -163,7 +163,7 @@ static const struct scenario scen[NSCEN] = {
 	[S_HIDE_CONF] = { "hide-conf", hideconf_rules, NULL, NULL, 1, 3 },
 	[S_HIDE_FLAG] = { "hide-flag", hideflag_rules, NULL, hideflag_ov, 1,
 			  0 },
-	[S_FINISH] = { "finish", finish_rules, finish_protect, NULL, 1, 1 },
+	[S_FINISH] = { "finish", finish_rules, finish_protect, NULL, 1, 0 },
 };
 
 /* ------------------------------------------------------------ decisions */

@@ -210,8 +210,8 @@ static int64_t f_size(const struct sbx_path_q *q)
 
 static void test_facts(void **state)
 {
-	const struct sbx_path_facts dir = { f_dir, f_size },
-				    file = { f_file, f_size };
+	const struct sbx_path_facts dir = { f_dir, f_size, NULL },
+				    file = { f_file, f_size, NULL };
 	int64_t sz = 500;
 	struct sbx_path_q q = { PROJ "/notes/sub",
 				SBX_OP_WRITE,
@@ -434,11 +434,13 @@ static void test_texts(void **state)
 	d = sbx_decide(&full.v, PROJ "/.git/hooks/x", SBX_OP_WRITE, -1);
 	sbx_explain_path(&full.v, ".git/hooks/x", PROJ "/.git/hooks/x",
 			 SBX_OP_WRITE, &d, 0, &e);
-	assert_string_equal(e.msg,
-			    "sbxrun: cannot write '.git/hooks/x': protected, "
-			    "read-only even inside a writable path (rule " PROJ
-			    "/.git/hooks from t.conf:6); to allow: sbxrun "
-			    "--allow-write " PROJ "/.git/hooks/x");
+	assert_string_equal(
+		e.msg, "sbxrun: cannot write '.git/hooks/x': protected, "
+		       "read-only even inside a writable path: it can "
+		       "make programs run outside the sandbox later (rule " PROJ
+		       "/.git/hooks from t.conf:6); no flag lifts that: to "
+		       "change it, use a profile of your own without it in "
+		       "'protect' (--profile FILE)");
 	d = sbx_decide(&full.v, PROJ "/notes/Makefile", SBX_OP_WRITE, -1);
 	sbx_explain_path(&full.v, "notes/Makefile", PROJ "/notes/Makefile",
 			 SBX_OP_WRITE, &d, 0, &e);

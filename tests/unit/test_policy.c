@@ -145,6 +145,13 @@ static int check_text(size_t i, const struct sbx_cpol *v,
 		    strcmp(e.src, src) != 0)
 			goto bad;
 	}
+	/* no flag lifts a protect entry: none is offered (issue 13) */
+	if (d->verdict == SBX_DENY_READONLY && d->rule &&
+	    (d->rule->flags & SBX_RF_PROTECT)) {
+		if (!strstr(e.msg, "; no flag lifts that: "))
+			goto bad;
+		fix = NULL;
+	}
 	snprintf(want, sizeof(want), "; to allow: sbxrun %s %s", fix, w->path);
 	if (fix ? strcmp(e.msg + strlen(e.msg) - strlen(want), want) != 0
 		: strstr(e.msg, "to allow") != NULL)

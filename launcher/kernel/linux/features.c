@@ -443,7 +443,10 @@ void sbx_features_probe(struct sbx_features *f, int quick)
 			 "inside another sbxrun sandbox, whose seccomp filter "
 			 "refuses new namespaces: the inner sandbox is "
 			 "landlock-only, stacked on the outer one's layers");
-	else if (quick && !userns_needs_trial())
+	/* Without Landlock full mode is weaker and says so before it
+	 * starts: try first, so that a refused clone does not leave a
+	 * warning about a mode that never ran. */
+	else if (quick && !userns_needs_trial() && f->landlock_abi >= 1)
 		f->userns = f->userns_assumed = 1;
 	else
 		f->userns = probe_userns(f);

@@ -692,8 +692,9 @@ static int ll_grant_stdio(struct ll *l)
  * What any process needs whatever the policy says.  TRUNCATE matters:
  * `> /dev/null` opens with O_TRUNC.  /proc is read-only: writes there
  * (/proc/sys, other tasks' comm, oom_score_adj) are not worth the surface.
- * Ptys are granted only in full mode, where /dev/pts is the sandbox's own
- * devpts instance; in landlock-only mode it is the host's.
+ * Ptys and /dev/shm are granted only in full mode, where /dev/pts is the
+ * sandbox's own devpts instance and /dev/shm its own tmpfs; in
+ * landlock-only mode they are the host's.
  */
 static int ll_grant_basics(struct ll *l)
 {
@@ -716,6 +717,19 @@ static int ll_grant_basics(struct ll *l)
 				   LLG_CHECK);
 	if (rc == 0 && l->full)
 		rc = ll_grant_path(l, "/dev/ptmx", LL_FS_DEV, LLG_CHECK);
+	/* full mode's /dev/shm is a private tmpfs (mount_dev.c, nosuid,
+	 * nodev, noexec): POSIX shared memory and semaphores (Python's
+	 * multiprocessing) make and remove files there (review U-04).  In
+	 * landlock-only mode it is the host's, shared with every process of
+	 * the user: hidden. */
+	if (rc == 0 && l->full)
+		rc = ll_grant_path(l, "/dev/shm",
+				   LL_FS_ALL & ~(LANDLOCK_ACCESS_FS_EXECUTE |
+						 LANDLOCK_ACCESS_FS_MAKE_CHAR |
+						 LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+						 LANDLOCK_ACCESS_FS_MAKE_SOCK |
+						 LANDLOCK_ACCESS_FS_MAKE_SYM),
+				   LLG_CHECK);
 	if (rc == 0)
 		rc = ll_grant_stdio(l);
 	return rc;

@@ -33,6 +33,7 @@
 #include <linux/seccomp.h>
 #include <seccomp.h>
 
+#include "attr.h"
 #include "cpol.h"
 #include "explain.h"
 #include "record.h"
@@ -52,6 +53,7 @@ struct sbx_notif {
 		int nr;
 	} seen[NOTIF_SEEN];
 	unsigned nseen;
+	struct sbx_attr_res attr; /* landlock-only attribute changes */
 };
 
 static struct sbx_notif *notif_state(struct sup *s)
@@ -240,6 +242,59 @@ static void notif_explain(struct sup *s, struct sbx_notif *n,
 		s->l->on_report(s->l->report_ctx, pid, rec, len);
 }
 
+/* An attribute change refused by the policy (attr.c), explained as the
+ * shim explains it, once per process and call. */
+static void notif_explain_attr(struct sup *s, struct sbx_notif *n,
+			       const struct seccomp_notif *q, const char *comm,
+			       const struct sbx_attr_res *a)
+{
+	pid_t pid = proc_tgid((pid_t)q->pid);
+	const char *f[SBX_REC_NFIELDS];
+	char rec[SBX_REC_MAX];
+	struct sbx_expl e;
+	size_t len;
+
+	if (notif_seen(n, pid, q->data.nr))
+		return;
+	sbx_explain_path(&n->v, a->abs, a->abs, SBX_OP_WRITE, &a->d, 0, &e);
+	notif_say(s, e.msg);
+	f[SBX_REC_OP] = e.op;
+	f[SBX_REC_TARGET] = a->abs;
+	f[SBX_REC_KIND] = e.kind;
+	f[SBX_REC_RULE] = e.rule;
+	f[SBX_REC_SRC] = e.src;
+	f[SBX_REC_COMM] = comm;
+	f[SBX_REC_MSG] = e.msg;
+	len = sbx_rec_encode(rec, sizeof rec, f);
+	if (len && s->l->on_report)
+		s->l->on_report(s->l->report_ctx, pid, rec, len);
+}
+
+/* landlock-only: chmod, chown, xattrs and times are done for the
+ * command when their object is writable (attr.c).  1: answered. */
+static int notif_attr(struct sup *s, struct sbx_notif *n, int fd)
+{
+	struct sbx_attr_res *a = &n->attr;
+	char comm[64];
+
+	if (s->mode != SBX_KMODE_LANDLOCK || !sbx_attr_call(n->req->data.nr) ||
+	    notif_policy(s, n) < 0)
+		return 0;
+	if (!sbx_attr_emulate(fd, n->req, &n->v, a))
+		return 0;
+	if (a->refused) {
+		proc_comm((pid_t)n->req->pid, comm, sizeof comm);
+		if (seccomp_notify_id_valid(fd, n->req->id) == 0)
+			notif_explain_attr(s, n, n->req, comm, a);
+	}
+	memset(n->resp, 0, sizeof *n->resp);
+	n->resp->id = n->req->id;
+	n->resp->error = -a->err;
+	n->resp->flags = 0; /* never CONTINUE */
+	(void)seccomp_notify_respond(fd, n->resp);
+	return 1;
+}
+
 /* A listener we cannot serve is closed: the kernel then fails every
  * refused call with ENOSYS. */
 static int notif_close(struct sup *s)
@@ -264,6 +319,8 @@ int sbx_notif_serve(struct sup *s)
 	if (seccomp_notify_receive(fd, n->req) < 0)
 		/* ENOENT: the caller was killed before we read it. */
 		return errno == ENOENT || errno == EINTR ? 1 : notif_close(s);
+	if (notif_attr(s, n, fd))
+		return 1;
 	err = sbx_seccomp_errno(s->l->pol, s->mode, &n->req->data);
 	proc_comm((pid_t)n->req->pid, comm, sizeof comm);
 	/* The pid is the caller's only while its call waits. */

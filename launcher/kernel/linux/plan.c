@@ -49,8 +49,13 @@ static struct cell row_hidden(const struct plan *c)
 
 static struct cell row_hidden_meta(const struct plan *c)
 {
+	/* W-18: a hidden path that exists is a mount point, listed by
+	 * /proc/self/mountinfo; masking that file breaks findmnt and df. */
 	if (c->full)
-		return CELL(SBX_ENF_KERNEL, "mount namespace");
+		return CELL(SBX_ENF_PARTIAL,
+			    "mount namespace; which hidden paths exist is "
+			    "listed in /proc/self/mountinfo (mount points), "
+			    "not their contents, size or times");
 	return CELL(SBX_ENF_NONE,
 		    "Landlock cannot hide existence, size or times "
 		    "from stat(2)");
@@ -74,8 +79,22 @@ static struct cell row_attrs(const struct plan *c)
 {
 	if (c->full)
 		return CELL(SBX_ENF_KERNEL, "read-only mounts: EROFS");
-	return CELL(SBX_ENF_ADVISORY,
-		    "shim only: Landlock has no attribute rights");
+	/* Landlock has no attribute rights: seccomp sends the calls to the
+	 * supervisor, which does them only in writable paths (attr.c). */
+	if (!c->sc)
+		return CELL(SBX_ENF_ADVISORY,
+			    "shim only: Landlock has no attribute rights and "
+			    "there is no seccomp");
+	if (!c->notif || c->in_sbxrun)
+		return CELL(SBX_ENF_KERNEL,
+			    "seccomp: refused everywhere (EPERM), in writable "
+			    "paths too: no seccomp listener here to do them "
+			    "for the command");
+	return CELL(SBX_ENF_KERNEL,
+		    "seccomp: the supervisor does them for the command, "
+		    "only in writable paths (EACCES elsewhere), by "
+		    "descriptor; unless the filter sbxrun runs under refuses "
+		    "a listener: then refused everywhere");
 }
 
 static struct cell row_writable(const struct plan *c)
@@ -109,9 +128,11 @@ static struct cell row_protect(const struct plan *c)
 			"reported at exit");
 	return CELL(SBX_ENF_ADVISORY,
 		    "shim only: Landlock cannot make a read-only "
-		    "hole in a writable tree; created later: moved aside "
-		    "at exit; in repositories created during the run: "
-		    "reported at exit");
+		    "hole in a writable tree; what a program that bypasses "
+		    "the shim changes is put back at exit (a program "
+		    "outside may read it before); created later: moved "
+		    "aside at exit; in repositories created during the "
+		    "run: reported at exit");
 }
 
 static struct cell row_devices(const struct plan *c)
@@ -147,11 +168,13 @@ static struct cell row_memory(const struct plan *c)
 		return CELL(SBX_ENF_NONE, "limits.memory is 0");
 	if (c->full)
 		return CELL(SBX_ENF_KERNEL,
-			    "RLIMIT_AS per process; the private /tmp is a "
+			    "RLIMIT_AS per process, not a cgroup (sbxrun "
+			    "makes no cgroup leaf); the private /tmp is a "
 			    "tmpfs of at most limits.memory");
 	return CELL(SBX_ENF_PARTIAL,
-		    "RLIMIT_AS per process; the host's /tmp and "
-		    "/dev/shm are not counted");
+		    "RLIMIT_AS per process, not a cgroup (sbxrun makes no "
+		    "cgroup leaf); the host's /tmp and /dev/shm are not "
+		    "counted");
 }
 
 static struct cell row_tmp(const struct plan *c)
@@ -242,12 +265,15 @@ static struct cell row_unix_path(const struct plan *c)
 	if (c->full)
 		return CELL(SBX_ENF_PARTIAL,
 			    "mount namespace hides /run (docker, "
-			    "D-Bus, agents), /tmp and hidden dirs; sockets "
-			    "elsewhere in readable trees stay reachable "
-			    "before Landlock ABI 9");
+			    "D-Bus, agents), /tmp and hidden dirs (the "
+			    "default profile hides ~/.rd, ~/.colima, ~/.lima, "
+			    "LXD and Incus); sockets elsewhere in readable "
+			    "trees stay reachable before Landlock ABI 9");
 	return CELL(SBX_ENF_NONE,
-		    "Landlock before ABI 9 does not check connect(): "
-		    "docker.sock, agents and D-Bus are reachable");
+		    "Landlock before ABI 9 does not check connect(), even "
+		    "under hidden dirs: docker.sock, tmux and screen in the "
+		    "host's /tmp, agents and D-Bus are reachable: "
+		    "use full mode");
 }
 
 static struct cell row_unix_abstract(const struct plan *c)
@@ -393,6 +419,17 @@ static struct cell row_suffix(const struct plan *c)
 		    "bypass it");
 }
 
+/* PERS-02: no kernel layer can tell a hard link's other names. */
+static struct cell row_hardlinks(const struct plan *c)
+{
+	(void)c;
+	return CELL(SBX_ENF_ADVISORY,
+		    "shim only: a write to a file with other hard links "
+		    "(uv's or pnpm's store) is refused for programs that "
+		    "load the shim; static programs and raw syscalls "
+		    "write through the link");
+}
+
 static struct cell row_exec(const struct plan *c)
 {
 	return CELL(SBX_ENF_ADVISORY,
@@ -462,6 +499,7 @@ static const struct plan_row {
 	{ "environment scrubbing", row_env },
 	{ "suffix and size rules", row_suffix },
 	{ "exec deny rules", row_exec },
+	{ "writes through hard links (shared stores)", row_hardlinks },
 	{ "kernel refusals explained", row_explain },
 };
 
