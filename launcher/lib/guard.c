@@ -122,7 +122,8 @@ static int snap(struct sbx_guard *gd, int pfd, const char *name,
 		char t[PATH_MAX];
 		ssize_t n = readlinkat(pfd, name, t, sizeof t);
 
-		if (n < 0 || (size_t)n >= sizeof t || !(g->data = strndup(t, n)))
+		if (n < 0 || (size_t)n >= sizeof t ||
+		    !(g->data = strndup(t, n)))
 			return -1;
 		g->len = (size_t)n;
 		return 0;
@@ -197,8 +198,8 @@ static int open_parent(const char *path, char *name_out, size_t n)
 	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
 
-	if (!slash || !slash[1] || snprintf(name_out, n, "%s", slash + 1) >=
-					   (int)n)
+	if (!slash || !slash[1] ||
+	    snprintf(name_out, n, "%s", slash + 1) >= (int)n)
 		return -1;
 	snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
 	return open(dir[0] ? dir : "/",
@@ -218,8 +219,8 @@ int sbx_guard_note(struct sbx_guard *gd, const struct sbx_policy *p,
 		struct stat st;
 		int pfd;
 
-		if (!(r->flags & SBX_RF_PROTECT) || (r->flags & SBX_RF_ABSENT) ||
-		    !writable(p, r->root))
+		if (!(r->flags & SBX_RF_PROTECT) ||
+		    (r->flags & SBX_RF_ABSENT) || !writable(p, r->root))
 			continue;
 		pfd = open_parent(r->root, name, sizeof name);
 		if (pfd < 0)
