@@ -26,7 +26,7 @@ PY
 teardown() { inject_teardown; }
 
 @test "the agent's tool calls do real work: git, python, a file in the project" {
-	run "$PY" "$T/agent.py" "$M" "$P" \
+	run env ${ASAN_PRELOAD:+LD_PRELOAD="$ASAN_PRELOAD"} "$PY" "$T/agent.py" "$M" "$P" \
 		'git init -q && printf "x = 6 * 7\n" > calc.py && git add calc.py && git commit -qm calc && echo committed' \
 		'python3 -c "import calc; print(calc.x)" > answer.txt && cat answer.txt'
 	echo "$output"
@@ -42,7 +42,7 @@ teardown() { inject_teardown; }
 }
 
 @test "the agent gets each refusal as data; the secret and the dotfile stay safe" {
-	run "$PY" "$T/agent.py" "$M" "$P" 'cat ~/.ssh/id_rsa; echo x >> ~/.bashrc; exit 3'
+	run env ${ASAN_PRELOAD:+LD_PRELOAD="$ASAN_PRELOAD"} "$PY" "$T/agent.py" "$M" "$P" 'cat ~/.ssh/id_rsa; echo x >> ~/.bashrc; exit 3'
 	echo "$output"
 	no_canary "$output"
 	[ "$(jq -r '.calls[0].exit' <<<"$output")" = 3 ]
@@ -52,8 +52,8 @@ teardown() { inject_teardown; }
 }
 
 @test "sbx_inside(): 0 for the agent, 1 for a program the agent's sandbox runs" {
-	run "$PY" "$T/agent.py" "$M" "$P" \
-		"SBX_LIB='$SBX_LIB' PYTHONPATH='$PYTHONPATH' $PY -c 'import agent_tool; print(agent_tool.lib.sbx_inside())'"
+	run env ${ASAN_PRELOAD:+LD_PRELOAD="$ASAN_PRELOAD"} "$PY" "$T/agent.py" "$M" "$P" \
+		"SBX_LIB='$SBX_LIB' PYTHONPATH='$PYTHONPATH' ${ASAN_PRELOAD:+LD_PRELOAD=\"$ASAN_PRELOAD \$LD_PRELOAD\"} $PY -c 'import agent_tool; print(agent_tool.lib.sbx_inside())'"
 	echo "$output"
 	[ "$(jq -r .inside <<<"$output")" = 0 ]
 	[ "$(jq -r '.calls[0].stdout' <<<"$output")" = 1 ]
