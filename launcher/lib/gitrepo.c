@@ -407,9 +407,22 @@ static void walk_global(struct git_walk *w)
 /* Nested repositories that exist at launch (PER-02: "every repo
  * in the workspace"): a workspace of clones, a vendored clone.  A
  * bounded walk of directories only: GIT_SCAN_DEPTH levels, at most
- * GIT_SCAN_DIRS directories, node_modules and .git not entered. */
+ * GIT_SCAN_DIRS directories (at the cap about 1 ms), .git and
+ * not_scanned() ones not entered. */
 #define GIT_SCAN_DEPTH 3
-#define GIT_SCAN_DIRS 2000
+#define GIT_SCAN_DIRS 1000 /* looked at; leaves only stat()ed */
+
+/* Trees of packages and build output, large and never a user's clone. */
+static int not_scanned(const char *name)
+{
+	static const char *const skip[] = { "node_modules", ".venv",
+					    "__pycache__", "target" };
+
+	for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+		if (!strcmp(name, skip[i]))
+			return 1;
+	return 0;
+}
 
 static void found_nested(struct git_walk *w, const char *dotgit, int isdir)
 {
@@ -430,7 +443,7 @@ static void scan_nested(struct git_walk *w, char *buf, size_t len, int depth,
 	DIR *d;
 	struct dirent *e;
 
-	if (depth > GIT_SCAN_DEPTH || ++*dirs > GIT_SCAN_DIRS)
+	if (depth > GIT_SCAN_DEPTH || *dirs > GIT_SCAN_DIRS)
 		return;
 	d = opendir(buf);
 	if (!d)
@@ -441,8 +454,7 @@ static void scan_nested(struct git_walk *w, char *buf, size_t len, int depth,
 		struct stat st;
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    !strcmp(e->d_name, "node_modules") ||
-		    len + n + 2 > PATH_MAX)
+		    not_scanned(e->d_name) || len + n + 2 > PATH_MAX)
 			continue;
 		buf[len] = '/';
 		memcpy(buf + len + 1, e->d_name, n + 1);
@@ -454,7 +466,12 @@ static void scan_nested(struct git_walk *w, char *buf, size_t len, int depth,
 		if (!strcmp(e->d_name, ".git")) {
 			if (depth > 0 && (t == DT_DIR || t == DT_REG))
 				found_nested(w, buf, t == DT_DIR);
-		} else if (t == DT_DIR) {
+		} else if (t == DT_DIR && depth < GIT_SCAN_DEPTH &&
+			   ++*dirs <= GIT_SCAN_DIRS &&
+			   (lstat(buf, &st) < 0 || st.st_nlink != 2)) {
+			/* two links: no subdirectory, so no .git directory
+			 * (a gitfile of a worktree or submodule is found
+			 * through .git/worktrees and .gitmodules) */
 			scan_nested(w, buf, len + 1 + n, depth + 1, dirs);
 		}
 		buf[len] = '\0';
