@@ -859,6 +859,8 @@ int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 	for (int i = 0; i < 4; i++)
 		if (t[i].present && apply_config(p, &t[i].c, err) < 0)
 			goto out;
+	if (sbx_env_hides(p, err) < 0)
+		goto out;
 	builtin_protect(p, l);
 	r = 0;
 out:

@@ -18,6 +18,12 @@ int sbx_locs_init(struct sbx_locs *l, const struct sbx_opts *o,
 /* Load every tier (not the overrides) into p. */
 int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 		  const struct sbx_opts *o, struct sbx_err *err);
+/* envhide.c: hide what XDG_* and credential variables (AWS_*_FILE,
+ * KUBECONFIG, GNUPGHOME, DOCKER_CONFIG, ...) point at (review W-21). */
+int sbx_env_hides(struct sbx_policy *p, struct sbx_err *err);
+/* The variables it reads, by index; NULL past the last (tests unset them
+ * for reproducible policies). */
+const char *sbx_env_hide_var(size_t i);
 /* Apply one "name=value" override (command-line tier). */
 int sbx_conf_override(struct sbx_policy *p, const char *ov,
 		      struct sbx_err *err);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -32,15 +33,42 @@ static int split_path(struct sbx_cli_report *rp, const char *path)
 	return 0;
 }
 
+/*
+ * "/dev/fd/N" or "/proc/self/fd/N", N > 2: the caller's descriptor N
+ * (review W-20).  The command does not inherit it (the launch closes
+ * every descriptor above 2), so unlike "-" (standard error, which the
+ * command shares) it is a channel the command cannot write to: a pipe
+ * the harness reads, or a file it opened.
+ */
+static int fd_path(const char *path, int *n)
+{
+	const char *d = !strncmp(path, "/dev/fd/", 8)	       ? path + 8
+			: !strncmp(path, "/proc/self/fd/", 14) ? path + 14
+							       : NULL;
+	char *end;
+	long v;
+
+	if (!d || *d < '0' || *d > '9')
+		return -1;
+	errno = 0;
+	v = strtol(d, &end, 10);
+	if (*end || errno || v <= 2 || v > 65535)
+		return -1;
+	*n = (int)v;
+	return 0;
+}
+
 int sbx_cli_report_open(struct sbx_cli_report *rp, const char *path)
 {
 	struct stat st, ds;
-	int e;
+	int e, n;
 
 	memset(rp, 0, sizeof(*rp));
 	rp->fd = rp->dirfd = -1;
 	if (strcmp(path, "-") == 0) /* standard error, never stdout */
 		return (rp->fd = dup(STDERR_FILENO)) < 0 ? -1 : 0;
+	if (fd_path(path, &n) == 0) /* a descriptor the command lacks */
+		return (rp->fd = fcntl(n, F_DUPFD_CLOEXEC, 3)) < 0 ? -1 : 0;
 	if (split_path(rp, path) < 0)
 		return -1;
 	rp->dirfd = open(rp->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

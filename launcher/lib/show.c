@@ -286,7 +286,9 @@ int sbx_cli_check_hold(sbx_t *s, const char *path, char *buf, size_t sz)
 		 : r == SBX_HOLD_SHIM
 			 ? "in landlock-only mode only sbxrun's shim refuses "
 			   "this write: a static program or a raw system call "
-			   "can write it (full mode holds it in the kernel)"
+			   "can write it during the run, and sbxrun sets it "
+			   "aside at exit and warns (full mode holds it in "
+			   "the kernel)"
 			 : "");
 	return r;
 }

@@ -18,7 +18,7 @@ LL-01	no ioctl allow-list: device files reachable inside are only null, zero, fu
 LL-02	explanations of kernel refusals are the shim suite (tests/shim: "kernel refusals are explained ...") and the decision table (tests/shim/decide.bats)
 SHM-08	shim robustness is the shim suite (tests/shim: constructors, vfork, threads, reentrancy)
 FS-07	not covered: the suites run on case-sensitive Linux filesystems; case-folding directories (ext4 +F) and Unicode normalisation are not handled by the suffix rules
-TTY-04	not covered: with a kept terminal the command writes to it directly; no pty proxy strips query or clipboard sequences
+TTY-04	out of scope (SECURITY.md, review W-16): with a kept terminal the command writes to it directly; no pty proxy strips query or clipboard sequences; the lines sbxrun itself prints are escaped (tests/escape/names.bats)
 PER-08	not covered: only protected paths and repositories made during the run are reported at exit, not changes to the build files of the project
 '
 

@@ -104,3 +104,19 @@ time.sleep(2)  # $MARK" >/dev/null 2>&1 &
 	echo "host pid $host, report pid $got"
 	[ "$got" = "$host" ]
 }
+
+@test "W-20 --report /dev/fd/N: a channel the command cannot write, unlike - (stderr)" {
+	# the command forges a report on stdout, stderr and fd 3: only
+	# sbxrun's reaches fd 3 (the command does not inherit it)
+	run --separate-stderr sbx --report /dev/fd/3 -c \
+		'echo "{\"forged\": 1}"; echo "{\"forged\": 2}" >&2; echo "{\"forged\": 3}" >&3; exit 4' 3>"$T/fd3.json"
+	echo "$status $output $stderr"
+	[ "$status" -eq 4 ]
+	ours "$T/fd3.json" 4
+	# through a pipe, as a harness reads it
+	run bash -c "'$SBXRUN' --mode $SBX_MODE --report /dev/fd/3 -- true 3>&1 >/dev/null 2>&1 | '$PY' -c 'import json,sys; print(json.load(sys.stdin)[\"exit_code\"])'"
+	[ "$status" -eq 0 ] && [ "$output" = 0 ]
+	# a descriptor that is not open: exit 125 before the command runs
+	run --separate-stderr sbx --report /dev/fd/9 -c "touch $P/ran"
+	[ "$status" -eq 125 ] && [ ! -e "$P/ran" ]
+}

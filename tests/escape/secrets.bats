@@ -181,6 +181,30 @@ W19='.cache/huggingface/token .config/github-copilot/apps.json .m2/settings.xml 
 	[ "$(printf '%s\n' "$output" | grep -c '^RESULT -1')" -eq "$(echo $W19 | wc -w)" ]
 }
 
+# W-21: variables move credentials (XDG_CONFIG_HOME, AWS_*_FILE,
+# KUBECONFIG, GNUPGHOME, DOCKER_CONFIG, CLOUDSDK_CONFIG, ...): what they
+# name is hidden at launch, and the variables themselves are dropped.
+@test "SEC-02 W-21 credentials moved by XDG_CONFIG_HOME, AWS_SHARED_CREDENTIALS_FILE, KUBECONFIG, GNUPGHOME, DOCKER_CONFIG (static, raw)" {
+	mkdir -p "$HOME/xdg/gh" "$HOME/creds/gnupg" "$HOME/creds/docker" "$HOME/creds/gcloud"
+	echo "$CANARY gh" > "$HOME/xdg/gh/hosts.yml"
+	echo "$CANARY aws" > "$HOME/creds/aws"
+	echo "$CANARY kube" > "$HOME/creds/kube"
+	echo "$CANARY gpg" > "$HOME/creds/gnupg/private.key"
+	echo "$CANARY docker" > "$HOME/creds/docker/config.json"
+	echo "$CANARY gcloud" > "$HOME/creds/gcloud/credentials.db"
+	files="$HOME/xdg/gh/hosts.yml $HOME/creds/aws $HOME/creds/kube $HOME/creds/gnupg/private.key $HOME/creds/docker/config.json $HOME/creds/gcloud/credentials.db"
+	XDG_CONFIG_HOME="$HOME/xdg" AWS_SHARED_CREDENTIALS_FILE="$HOME/creds/aws" \
+		KUBECONFIG="$HOME/nonexistent:$HOME/creds/kube" GNUPGHOME="$HOME/creds/gnupg" \
+		DOCKER_CONFIG="$HOME/creds/docker" CLOUDSDK_CONFIG="$HOME/creds/gcloud" \
+		run xsbx -c "for f in $files; do $SBX_SYS.static read \$f; done; cat $files; env | grep -E '^(AWS_SHARED|KUBECONFIG|GNUPGHOME|DOCKER_CONFIG|CLOUDSDK_CONFIG)='; true"
+	echo "$output"
+	no_canary "$output"
+	[ "$(printf '%s\n' "$output" | grep -c '^RESULT -1')" -eq 6 ]
+	[[ "$output" != *"KUBECONFIG="* && "$output" != *"GNUPGHOME="* && "$output" != *"DOCKER_CONFIG="* ]]
+	# the explanation names the variable that moved the secret
+	[[ "$output" == *'from $AWS_SHARED_CREDENTIALS_FILE'* ]] || [[ "$output" != *"cannot read"* ]]
+}
+
 # W-02: a sandbox run by root keeps uid 0 (no capabilities): root-only
 # system secrets outside the home are hidden too.
 @test "SEC-02 W-02 root's system secrets (/etc/ssl/private) are hidden from a sandbox run by root" {

@@ -129,6 +129,8 @@ SEC10='.claude/.credentials.json .codex/auth.json .gemini/oauth_creds.json .open
 	if full_mode; then
 		[[ "$output" == *"tmpfs in the mount namespace, at most limits.memory"* ]]
 	fi
+	# which mechanism: rlimits, not a cgroup (no cgroup leaf is made)
+	[[ "$output" == *"RLIMIT_AS per process, not a cgroup"* ]]
 }
 
 # ------------------------------------------------------------------- PRC-06

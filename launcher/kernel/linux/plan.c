@@ -168,11 +168,13 @@ static struct cell row_memory(const struct plan *c)
 		return CELL(SBX_ENF_NONE, "limits.memory is 0");
 	if (c->full)
 		return CELL(SBX_ENF_KERNEL,
-			    "RLIMIT_AS per process; the private /tmp is a "
+			    "RLIMIT_AS per process, not a cgroup (sbxrun "
+			    "makes no cgroup leaf); the private /tmp is a "
 			    "tmpfs of at most limits.memory");
 	return CELL(SBX_ENF_PARTIAL,
-		    "RLIMIT_AS per process; the host's /tmp and "
-		    "/dev/shm are not counted");
+		    "RLIMIT_AS per process, not a cgroup (sbxrun makes no "
+		    "cgroup leaf); the host's /tmp and /dev/shm are not "
+		    "counted");
 }
 
 static struct cell row_tmp(const struct plan *c)
