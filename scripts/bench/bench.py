@@ -765,11 +765,13 @@ def scenario_layers(c):
               "git": "sbxrun full, in a repository (2 worktrees, 2 submodules)",
               "dirs": "sbxrun full, in a project of 5,000 directories",
               "llhide": "sbxrun landlock-only, default profile",
-              "llnohide": "sbxrun landlock-only, without the hides"}
+              "llnohide": "sbxrun landlock-only, without the hides",
+              "llgit": "sbxrun landlock-only, in the repository"}
     if c.ll_ok:
         v += [("llhide", run("--mode", "landlock-only", "--workdir", plain)),
               ("llnohide", run("--mode", "landlock-only", "--workdir", plain,
-                               "--profile", nohide))]
+                               "--profile", nohide)),
+              ("llgit", run("--mode", "landlock-only", "--workdir", gitp))]
     rounds, warm = q(100, 10), q(10, 2)
     data = run_tm(v, plain, c.env, rounds, warm)
     sc = Scenario("layers", "start-up by layer", "ms", 1e-6, v, data, labels,
@@ -785,6 +787,10 @@ def scenario_layers(c):
             "bare", "git", ref="hide")
     add_row(sc, "exit: new repositories in 5,000 directories", "wall",
             "bare", "dirs", ref="hide")
+    if c.ll_ok:
+        add_row(sc, "a git repository, landlock-only: protected paths kept "
+                "and put back (guard.c)", "wall", "bare", "llgit",
+                ref="llhide")
     detail(sc, "wall")
 
 
