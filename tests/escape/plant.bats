@@ -162,3 +162,19 @@ did_not_run() {
 	[ -d "$P/.git/hooks" ] && [ ! -L "$P/.git/hooks" ]
 	[ -e "$P/.git/hooks/pre-commit.sample" ]
 }
+
+@test "PER-02 E-06 FS-05 .git swapped for a planted one (static): git outside runs nothing" {
+	run xsbx -- "$SBX_FS.static" gitswap .
+	echo "$output"
+	if ! full_mode; then
+		[[ "$output" == *"'$P/.git' holds protected paths and was replaced during the run"*"moved aside to"* ]]
+	fi
+	# the planted config names core.fsmonitor and core.hooksPath, the
+	# planted hook prints sbx-attack-hook-ran: git outside sees neither
+	[ -z "$(git -C "$P" config core.fsmonitor 2>/dev/null)" ]
+	[ -z "$(git -C "$P" config core.hooksPath 2>/dev/null)" ]
+	echo b >> "$P/README"
+	run git -C "$P" commit -qam x
+	echo "$output"
+	[[ "$output" != *sbx-attack-hook-ran* ]]
+}
