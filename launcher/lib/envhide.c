@@ -85,10 +85,9 @@ static int hide(struct sbx_policy *p, const char *path, const char *var,
 	char src[64];
 
 	snprintf(src, sizeof src, "$%s", var);
-	return sbx_policy_add_path(p, path, SBX_HIDE, 0,
-				   (struct sbx_src){ sbx_policy_intern(p, src),
-						     0 },
-				   err);
+	return sbx_policy_add_path(
+		p, path, SBX_HIDE, 0,
+		(struct sbx_src){ sbx_policy_intern(p, src), 0 }, err);
 }
 
 /* Every hide rule under ~/SUB again under dir. */
@@ -159,8 +158,8 @@ int sbx_env_hides(struct sbx_policy *p, struct sbx_err *err)
 		snprintf(def, sizeof def, "%s/%s", p->home, xdg_dirs[i].sub);
 		if (v && hideable(p, v, norm, sizeof norm) &&
 		    strcmp(norm, def) != 0 &&
-		    xdg_rehome(p, xdg_dirs[i].sub, norm, xdg_dirs[i].var,
-			       err) < 0)
+		    xdg_rehome(p, xdg_dirs[i].sub, norm, xdg_dirs[i].var, err) <
+			    0)
 			return -1;
 	}
 	for (size_t i = 0; i < sizeof cred_vars / sizeof cred_vars[0]; i++)
@@ -177,5 +176,5 @@ const char *sbx_env_hide_var(size_t i)
 		return xdg_dirs[i].var;
 	i -= nx;
 	return i < sizeof cred_vars / sizeof cred_vars[0] ? cred_vars[i].var
-							   : NULL;
+							  : NULL;
 }
