@@ -574,6 +574,14 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 			close(c->proxy.fd);
 		return -1;
 	}
+	/* SEC-12: a variable withheld for its value alone is a surprise
+	 * (its name is innocent): say so, and how to pass it */
+	for (size_t i = 0; i < env.nby_value; i++)
+		run_warn(c,
+			 "%s withheld from the command: its value holds a "
+			 "credential (a URL with a password, or a token); to "
+			 "pass it: sbxrun --env-keep %s",
+			 env.by_value[i], env.by_value[i]);
 	/* the names withheld go into the result (SEC-12) */
 	free_strv(res->env_withheld);
 	res->env_withheld = env.withheld;

@@ -178,3 +178,19 @@ did_not_run() {
 	echo "$output"
 	[[ "$output" != *sbx-attack-hook-ran* ]]
 }
+
+@test "PER-02 E-06 mode changes, a directory turned into a file, a file into a symlink: all put back (static)" {
+	cp "$P/.git/config" "$T/config.orig"
+	mode=$(stat -c %a "$P/.git/config")
+	echo x > "$T/target"
+	before=$(snap "$T/target")
+	run xsbx -c "$SBX_SYS.static chmod .git/config 755; $SBX_SYS.static rename .git/info info.old; $SBX_SYS.static creat .git/info '$FSMON'; $SBX_SYS.static rename .git/hooks/pre-push.sample p.old; $SBX_SYS.static symlink $T/target .git/hooks/pre-push.sample; true"
+	echo "$output"
+	[ "$(stat -c %a "$P/.git/config")" = "$mode" ]
+	cmp "$P/.git/config" "$T/config.orig"
+	[ -d "$P/.git/info" ] && [ -f "$P/.git/info/exclude" ]
+	[ -f "$P/.git/hooks/pre-push.sample" ] && [ ! -L "$P/.git/hooks/pre-push.sample" ]
+	assert_unchanged "$before" "$T/target"
+	git -C "$P" status >/dev/null 2>&1 || true
+	did_not_run
+}
