@@ -52,6 +52,7 @@ build_one shimloop -ldl
 build_one execloop -ldl
 build_one noshim -static
 build_one sysloop -I"$build/gen"
+build_one llfloor -I"$build/gen" -static
 
 # ------------------------------------------------------------ bubblewrap
 if [ "${BENCH_NO_BWRAP:-}" != 1 ] && ! command -v bwrap >/dev/null 2>&1; then

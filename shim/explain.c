@@ -11,7 +11,10 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <stddef.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/un.h>
 #include <sys/uio.h>
 
 #include "record.h"
@@ -77,6 +80,97 @@ uint64_t shim_key(const char *op, const char *target)
 	return h;
 }
 
+/* ------------------------------------------------------------ the run */
+
+/*
+ * The same refusal from several processes of one run (a shell script
+ * running cat twice, make's compilers) is said on stderr once for the
+ * run; each process still sends its record, so the summary counts them.
+ * The lines already said are a table in a file of the run's own
+ * (/tmp/.sbxrun-seen-<the report socket's unguessable name>: full mode's
+ * /tmp is private, and the launcher removes it at exit), mapped shared
+ * on the first refusal of a process -- never on the hot path.  The
+ * sandbox can write it, but only to mute or repeat its own lines; the
+ * records and the summary do not depend on it.
+ */
+#define RUN_SLOTS 4096
+static uint64_t *run_seen; /* NULL: not mapped yet; RUN_NONE: cannot */
+#define RUN_NONE ((uint64_t *)1)
+
+static uint64_t *run_table(void)
+{
+	const struct sockaddr_un *sun = (const void *)&shim_g.report_addr;
+	uint64_t *t = __atomic_load_n(&run_seen, __ATOMIC_ACQUIRE), *exp = NULL;
+	size_t off = offsetof(struct sockaddr_un, sun_path), n;
+	char path[160] = "/tmp/.sbxrun-seen-";
+	size_t pl = strlen(path);
+	struct stat st;
+	void *m = MAP_FAILED;
+	int fd;
+
+	if (t)
+		return t;
+	n = shim_g.report_len > off + 1 ? shim_g.report_len - off - 1 : 0;
+	if (n && sun->sun_path[0] == '\0' && pl + n < sizeof(path)) {
+		for (size_t i = 0; i < n; i++) {
+			char c = sun->sun_path[1 + i];
+
+			path[pl + i] = (c >= 'a' && c <= 'z') ||
+						       (c >= '0' && c <= '9') ||
+						       c == '-'
+					       ? c
+					       : '_';
+		}
+		path[pl + n] = '\0';
+		fd = (int)syscall(SYS_openat, AT_FDCWD, path,
+				  O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+				  0600);
+		if (fd >= 0) {
+			if (syscall(SYS_fstat, fd, &st) == 0 &&
+			    S_ISREG(st.st_mode) &&
+			    (st.st_size == RUN_SLOTS * 8 ||
+			     syscall(SYS_ftruncate, fd, RUN_SLOTS * 8) == 0))
+				m = (void *)syscall(SYS_mmap, NULL,
+						    RUN_SLOTS * 8,
+						    PROT_READ | PROT_WRITE,
+						    MAP_SHARED, fd, 0);
+			sys_close(fd);
+		}
+	}
+	t = m == MAP_FAILED ? RUN_NONE : m;
+	if (!__atomic_compare_exchange_n(&run_seen, &exp, t, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		if (t != RUN_NONE)
+			syscall(SYS_munmap, t, RUN_SLOTS * 8);
+		t = exp;
+	}
+	return t;
+}
+
+/* First time in this run that key is said?  1 when not known. */
+static int run_first(uint64_t key)
+{
+	uint64_t *t = run_table();
+
+	if (t == RUN_NONE)
+		return 1;
+	key = key ? key : 1;
+	for (unsigned i = 0; i < SEEN_PROBES; i++) {
+		uint64_t *s = &t[(key + i) & (RUN_SLOTS - 1)];
+		uint64_t cur = __atomic_load_n(s, __ATOMIC_ACQUIRE);
+
+		if (cur == key)
+			return 0;
+		if (cur == 0 && __atomic_compare_exchange_n(s, &cur, key, 0,
+							    __ATOMIC_ACQ_REL,
+							    __ATOMIC_ACQUIRE))
+			return 1;
+		if (cur == key)
+			return 0;
+	}
+	return 1;
+}
+
 /* ------------------------------------------------------------ delivery */
 
 /*
@@ -118,7 +212,7 @@ void shim_emit(const struct sbx_expl *e, const char *target, uint64_t key)
 	int saved = errno;
 
 	if (seen_first(key)) {
-		if (!shim_g.quiet) {
+		if (!shim_g.quiet && run_first(key)) {
 			/* one writev, so lines from threads do not mix */
 			struct iovec iov[2] = {
 				{ (void *)e->msg, strlen(e->msg) },

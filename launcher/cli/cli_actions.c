@@ -608,13 +608,15 @@ int cli_run(struct cli *c, sbx_t *s)
 	return r;
 }
 
-/* The program's own name: sbxrun, or sbxrun-sh (a link to it). */
+/* The program's own name: sbxrun, or sbxrun-sh (a link to it), also as
+ * a login shell ("-sbxrun-sh"). */
 static int called_as_sh(const char *argv0)
 {
 	const char *b = argv0 ? strrchr(argv0, '/') : NULL;
 
 	b = b ? b + 1 : argv0;
-	return b && strcmp(b, "sbxrun-sh") == 0;
+	return b &&
+	       (strcmp(b, "sbxrun-sh") == 0 || strcmp(b, "-sbxrun-sh") == 0);
 }
 
 int cli_main(int argc, char **argv)

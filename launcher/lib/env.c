@@ -266,7 +266,8 @@ static int withhold(struct sbx_env *e, const char *var, const char *eq)
 	if (e->nwithheld == SBX_ENV_MAX_WITHHELD)
 		return 0;
 	if (!e->withheld &&
-	    !(e->withheld = calloc(SBX_ENV_MAX_WITHHELD + 1, sizeof(char *))))
+	    (!(e->withheld = calloc(SBX_ENV_MAX_WITHHELD + 1, sizeof(char *))) ||
+	     !(e->by_value = calloc(SBX_ENV_MAX_WITHHELD + 1, sizeof(char *)))))
 		return -1;
 	if (!(name = strndup(var, (size_t)(eq - var))))
 		return -1;
@@ -293,11 +294,20 @@ int sbx_env_build(struct sbx_env *e, const struct sbx_policy *p,
 
 		if (!eq)
 			continue;
-		if (!sbx_policy_env_pass(p, from[i]) ||
-		    (!sbx_policy_env_kept(p, from[i]) && !ours(from[i], p) &&
-		     sbx_env_secret_value(eq + 1))) {
+		if (!sbx_policy_env_pass(p, from[i])) {
 			if (!ours(from[i], p) && withhold(e, from[i], eq) < 0)
 				goto nomem;
+			continue;
+		}
+		if (!sbx_policy_env_kept(p, from[i]) && !ours(from[i], p) &&
+		    sbx_env_secret_value(eq + 1)) {
+			size_t had = e->nwithheld;
+
+			if (withhold(e, from[i], eq) < 0)
+				goto nomem;
+			if (e->nwithheld > had)
+				e->by_value[e->nby_value++] =
+					e->withheld[e->nwithheld - 1];
 			continue;
 		}
 		if (has_name(from[i], "LD_PRELOAD"))
@@ -320,6 +330,7 @@ void sbx_env_free(struct sbx_env *e)
 	for (size_t i = 0; i < e->nwithheld; i++)
 		free(e->withheld[i]);
 	free(e->withheld);
+	free(e->by_value);
 	free(e->v);
 	memset(e, 0, sizeof(*e));
 }

@@ -35,6 +35,10 @@ struct sbx_env {
 	 * NULL-terminated, or NULL (at most SBX_ENV_MAX_WITHHELD) */
 	char **withheld;
 	size_t nwithheld;
+	/* those of them withheld for their value alone (pointers into
+	 * withheld): the run says so, and how to pass one */
+	const char **by_value;
+	size_t nby_value;
 };
 #define SBX_ENV_MAX_WITHHELD 256
 

@@ -407,7 +407,7 @@ static void walk_global(struct git_walk *w)
 /* Nested repositories that exist at launch (PER-02: "every repo
  * in the workspace"): a workspace of clones, a vendored clone.  A
  * bounded walk of directories only: GIT_SCAN_DEPTH levels, at most
- * GIT_SCAN_DIRS directories (at the cap about 1 ms), .git and
+ * GIT_SCAN_DIRS directories (at the cap 1-3 ms), .git and
  * not_scanned() ones not entered. */
 #define GIT_SCAN_DEPTH 3
 #define GIT_SCAN_DIRS 1000 /* looked at; leaves only stat()ed */

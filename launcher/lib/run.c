@@ -528,6 +528,26 @@ static void fill_layers(struct sbx_result *r, const struct run_ctx *c)
 	c->b->layers(&c->pol, c->mode, c->feat, r->layers, sizeof(r->layers));
 }
 
+/* The shim's table of lines said in this run (shim/explain.c): in
+ * landlock-only mode it is in the host's /tmp. */
+static void forget_seen(const char *report)
+{
+	char path[200];
+	size_t n, pre = sizeof("/tmp/.sbxrun-seen-") - 1;
+
+	if (report[0] != '@')
+		return;
+	n = (size_t)snprintf(path, sizeof(path), "/tmp/.sbxrun-seen-%s",
+			     report + 1);
+	if (n >= sizeof(path))
+		return;
+	for (size_t i = pre; i < n; i++)
+		if (!((path[i] >= 'a' && path[i] <= 'z') ||
+		      (path[i] >= '0' && path[i] <= '9') || path[i] == '-'))
+			path[i] = '_';
+	unlink(path);
+}
+
 static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		     struct sbx_err *err)
 {
@@ -554,6 +574,14 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 			close(c->proxy.fd);
 		return -1;
 	}
+	/* SEC-12: a variable withheld for its value alone is a surprise
+	 * (its name is innocent): say so, and how to pass it */
+	for (size_t i = 0; i < env.nby_value; i++)
+		run_warn(c,
+			 "%s withheld from the command: its value holds a "
+			 "credential (a URL with a password, or a token); to "
+			 "pass it: sbxrun --env-keep %s",
+			 env.by_value[i], env.by_value[i]);
 	/* the names withheld go into the result (SEC-12) */
 	free_strv(res->env_withheld);
 	res->env_withheld = env.withheld;
@@ -592,6 +620,7 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		return 0;
 	}
 	r = c->b->launch(&l, &x, err);
+	forget_seen(report);
 	if (c->proxy.fd >= 0) { /* launch() failed before taking it */
 		close(c->proxy.fd);
 		c->proxy.fd = -1;

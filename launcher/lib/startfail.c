@@ -101,7 +101,7 @@ int sbx_explain_start(const struct sbx_launch *l, unsigned cflags, int err,
 
 /* The directories directly below "/" (decide.h: a recursive rm of them
  * all is "rm -r /"). */
-static size_t root_dirs(char *buf, size_t sz)
+size_t sbx_root_dirs(char *buf, size_t sz)
 {
 	DIR *d = opendir("/");
 	struct dirent *e;
@@ -146,7 +146,7 @@ int sbx_check_start(const struct sbx_launch *l, unsigned cflags,
 	char *const *argv = l->argv;
 	char target[PATH_MAX];
 	const struct sbx_cpol_exec *x = NULL;
-	struct sbx_exec_q q = { NULL, argv, l->workdir, root_dirs };
+	struct sbx_exec_q q = { NULL, argv, l->workdir, sbx_root_dirs };
 	struct sbx_cpol v;
 	struct sbx_err cerr;
 	struct sbx_expl e;

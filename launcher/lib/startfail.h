@@ -26,4 +26,7 @@ int sbx_explain_start(const struct sbx_launch *l, unsigned cflags, int err,
 int sbx_check_start(const struct sbx_launch *l, unsigned cflags,
 		    void (*rec)(void *ctx, const char **f), void *ctx);
 
+/* The directories directly below "/", NUL-separated (sbx_exec_q). */
+size_t sbx_root_dirs(char *buf, size_t sz);
+
 #endif

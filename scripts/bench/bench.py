@@ -374,26 +374,38 @@ class Ctx:
 
 def scenario_startup(c):
     say("== start-up: /bin/true bare, under sbxrun (full, landlock-only, "
-        "no shim), under bwrap")
+        "no shim), under bwrap, and the floors: unshare -Urmpi (full mode's), "
+        "llfloor (landlock-only's)")
     v = [("bare", ["/bin/true"]),
          ("full", [c.sbx, "--mode", "full", "--", "/bin/true"])]
     labels = {"bare": "/bin/true", "full": "sbxrun (default profile, full mode)",
               "ll": "sbxrun --mode landlock-only",
               "noshim": "sbxrun full mode, shim not installed",
-              "bwrap": "bwrap (equivalent policy)"}
+              "bwrap": "bwrap (equivalent policy)",
+              "unshare": "floor: " + " ".join(UNSHARE_FLOOR),
+              "llfloor": "floor: llfloor (Landlock + seccomp, exec)"}
     if c.ll_ok:
         v.append(("ll", [c.sbx, "--mode", "landlock-only", "--", "/bin/true"]))
     v.append(("noshim", [c.sbx_noshim, "--mode", "full", "--", "/bin/true"]))
     if c.bwrap:
         v.append(("bwrap", c.bwrap + ["/bin/true"]))
+    if c.unshare_ok:
+        v.append(("unshare", UNSHARE_FLOOR + ["/bin/true"]))
+    if c.llfloor_ok:
+        v.append(("llfloor", [c.llfloor, "/bin/true"]))
     rounds, warm = q(200, 20), q(20, 3)
     data = run_tm(v, c.proj, c.env, rounds, warm)
     sc = Scenario("startup", "start-up", "ms", 1e-6, v, data, labels, rounds, warm)
     add_row(sc, "start-up, default profile (full mode)", "wall", "bare", "full",
-            "bwrap", target=("diff", 1.0))
+            "bwrap")
     if c.ll_ok:
-        add_row(sc, "start-up, landlock-only mode", "wall", "bare", "ll", "bwrap",
-                target=("diff", 0.7))
+        add_row(sc, "start-up, landlock-only mode", "wall", "bare", "ll", "bwrap")
+    if c.unshare_ok:
+        add_row(sc, "floor: unshare -Urmpi --fork --mount-proc", "wall", "bare",
+                "unshare", "bwrap", note="full mode's floor")
+    if c.llfloor_ok:
+        add_row(sc, "floor: llfloor (Landlock + seccomp only)", "wall", "bare",
+                "llfloor", "bwrap", note="landlock-only mode's floor")
     add_row(sc, "start-up, full mode, without the shim", "wall", "bare",
             "noshim", "bwrap", note="diagnostic: launcher cost alone")
     detail(sc, "wall")
@@ -474,7 +486,7 @@ def scenario_shim(c):
                                         "the shim) vs libc.so.6's own symbol, "
                                         "alternating chunks of 500, median"})
     add_row(sc, "shim pass-through: openat+close of an allowed file", "openat",
-            "host", "sbx", "bwrap", target=("field", 15.0), over="field",
+            "host", "sbx", "bwrap", over="field",
             over_metric="openat_shim",
             note="bare = no sandbox; overhead = shim, in-process A/B")
     add_row(sc, "stat (not interposed: control)", "stat", "host", "sbx", "bwrap",
@@ -487,6 +499,7 @@ def scenario_shim(c):
     add_row(sc, "kernel layers alone: openat+close (sbxrun w/o shim)", "openat",
             "host", "sbx_noshim", "bwrap", over="diff",
             note="Landlock + seccomp + mount namespace, no shim")
+    c.shim_call = sc
     for m in ("openat", "stat", "refused", "missing"):
         detail(sc, m, label_suffix=": " + m)
     detail(sc, "openat_shim", keys=["sbx", "sbx_noshim"], label_suffix=": openat, shim A/B delta")
@@ -543,7 +556,7 @@ def scenario_exec(c):
                               "through the shim / libc's execve with LD_PRELOAD / "
                               "libc's execve without it, alternating chunks of 50"})
     add_row(sc, "fork+exec /bin/true: shim load + exec wrapper", "exec", "host",
-            "sbx", "bwrap", target=("field", 80.0), over="field",
+            "sbx", "bwrap", over="field",
             over_metric="shim_total",
             note="bare = no sandbox; overhead = shim, in-process A/B")
     add_row(sc, "  of which loading the shim in the child", "exec", "host", "sbx",
@@ -551,6 +564,7 @@ def scenario_exec(c):
     add_row(sc, "fork+exec /bin/true in the sandbox without the shim",
             "exec", "host", "sbx", "bwrap", over="diff", sbx_metric="exec_noshim",
             note="kernel layers alone")
+    c.shim_exec = sc
     detail(sc, "exec")
     for m in ("exec_load", "exec_noshim", "shim_total", "shim_load", "shim_wrapper"):
         detail(sc, m, keys=["sbx"], label_suffix=": " + m)
@@ -608,7 +622,8 @@ def scenario_script(c):
     sc = Scenario("script", "exec-heavy script", "s", 1e-9, v, data, labels,
                   rounds, warm, {"iterations": n, "programs": 5 * n})
     add_row(sc, "exec-heavy script (%d programs)" % (5 * n), "wall", "bare",
-            "sbx", "bwrap", target=("ratio", 1.08), over="ratio")
+            "sbx", "bwrap", over="ratio")
+    c.script = sc
     detail(sc, "wall")
 
 
@@ -618,7 +633,7 @@ def scenario_git(c):
         return
     say("== git status, git log -p on a clone of sbxrun's repository")
     for name, args, target in (
-            ("git_status", ["git", "status"], ("diff", 1.0)),
+            ("git_status", ["git", "status"], None),
             ("git_log", ["git", "--no-pager", "log", "-p"], None)):
         v = [("bare", args), ("sbx", [c.sbx, "--"] + args)]
         labels = {"bare": " ".join(args), "sbx": "sbxrun -- " + " ".join(args),
@@ -632,6 +647,7 @@ def scenario_git(c):
         add_row(sc, sc.title, "wall", "bare", "sbx", "bwrap", target=target,
                 over="diff")
         detail(sc, "wall")
+        setattr(c, name, sc)
 
 
 def scenario_python(c):
@@ -692,11 +708,12 @@ def scenario_rules(c):
         add_row(sc, "start-up, full, +%d rules" % n, "wall", "bare", "full%d" % n,
                 "bwrap%d" % n if c.bwrap else None)
     add_row(sc, "start-up, full: 1,000 rules vs 10 rules", "wall", "bare",
-            "full1000", "bwrap1000" if c.bwrap else None, target=("ratio", 2.0),
+            "full1000", "bwrap1000" if c.bwrap else None,
             over="ratio", ref="full10")
     if c.ll_ok:
         add_row(sc, "start-up, landlock-only: 1,000 rules vs 10 rules", "wall",
-                "bare", "ll1000", target=("ratio", 2.0), over="ratio", ref="ll10")
+                "bare", "ll1000", over="ratio", ref="ll10")
+    c.rules = sc
     detail(sc, "wall")
 
 
@@ -748,11 +765,13 @@ def scenario_layers(c):
               "git": "sbxrun full, in a repository (2 worktrees, 2 submodules)",
               "dirs": "sbxrun full, in a project of 5,000 directories",
               "llhide": "sbxrun landlock-only, default profile",
-              "llnohide": "sbxrun landlock-only, without the hides"}
+              "llnohide": "sbxrun landlock-only, without the hides",
+              "llgit": "sbxrun landlock-only, in the repository"}
     if c.ll_ok:
         v += [("llhide", run("--mode", "landlock-only", "--workdir", plain)),
               ("llnohide", run("--mode", "landlock-only", "--workdir", plain,
-                               "--profile", nohide))]
+                               "--profile", nohide)),
+              ("llgit", run("--mode", "landlock-only", "--workdir", gitp))]
     rounds, warm = q(100, 10), q(10, 2)
     data = run_tm(v, plain, c.env, rounds, warm)
     sc = Scenario("layers", "start-up by layer", "ms", 1e-6, v, data, labels,
@@ -768,6 +787,10 @@ def scenario_layers(c):
             "bare", "git", ref="hide")
     add_row(sc, "exit: new repositories in 5,000 directories", "wall",
             "bare", "dirs", ref="hide")
+    if c.ll_ok:
+        add_row(sc, "a git repository, landlock-only: protected paths kept "
+                "and put back (guard.c)", "wall", "bare", "llgit",
+                ref="llhide")
     detail(sc, "wall")
 
 
@@ -818,6 +841,108 @@ def scenario_phases(c):
         RESULTS["phases"] = out
 
 
+# ------------------------------------------------------------ issue 17's targets
+
+UNSHARE_FLOOR = ["unshare", "-Urmpi", "--fork", "--mount-proc"]
+TARGETS = []       # issue 17: [label, measured, limit, ratio, result]
+
+
+def target(label, measured, limit, text, ratio, unit=""):
+    """One target: met when measured <= limit.  text: the measured value
+    as shown; ratio: the ratio that target is about, as shown."""
+    if measured is None:
+        res = "n/a"
+    else:
+        res = "MET" if measured <= limit else "MISSED"
+    lim = ("<= %.2fx" % limit) if unit == "x" else \
+        ("<= %s%s" % ("+" if limit >= 0 else "", fmt(limit, unit)))
+    TARGETS.append([label, text if measured is not None else "-", lim,
+                    ratio if measured is not None else "-", res])
+    RESULTS.setdefault("targets", []).append(
+        {"label": label, "measured": measured, "limit": limit, "unit": unit,
+         "ratio": ratio, "result": res})
+
+
+def pdiff(sc, a, b, metric="wall"):
+    """Median of a - b per round, in the scenario's unit."""
+    if sc is None or not (sc.ok(a) and sc.ok(b)):
+        return None
+    d = paired(sc.series(a, metric), sc.series(b, metric), "diff")
+    return d * sc.scale if d is not None else None
+
+
+def pratio(sc, a, b, metric="wall"):
+    if sc is None or not (sc.ok(a) and sc.ok(b)):
+        return None
+    return paired(sc.series(a, metric), sc.series(b, metric), "ratio")
+
+
+def xs(a, b):
+    return "%.2fx" % (a / b) if a is not None and b else "-"
+
+
+def issue_targets(c):
+    su = getattr(c, "startup", None)
+    full = pdiff(su, "full", "bare")
+    ll = pdiff(su, "ll", "bare")
+    unsh = pdiff(su, "unshare", "bare")
+    llf = pdiff(su, "llfloor", "bare")
+    if su is not None:
+        r = full / unsh if full is not None and unsh else None
+        target("start-up, full: overhead vs unshare floor's", r, 1.3,
+               "%s vs %s" % (fmt_delta(full, "ms"), fmt_delta(unsh, "ms")),
+               xs(full, unsh) + " floor", "x")
+        r = ll / full if ll is not None and full else None
+        target("start-up, landlock-only: overhead vs full mode's", r, 1.0,
+               "%s vs %s" % (fmt_delta(ll, "ms"), fmt_delta(full, "ms")),
+               xs(ll, llf) + " llfloor", "x")
+        target("start-up, landlock-only: overhead over bare", ll, 1.0,
+               fmt_delta(ll, "ms"), "%s bare, %s llfloor" % (
+                   "%.2fx" % pratio(su, "ll", "bare") if ll is not None else "-",
+                   xs(ll, llf)), "ms")
+    ex = getattr(c, "shim_exec", None)
+    if ex is not None:
+        m = ex.value("sbx", "shim_total") if ex.ok("sbx") else None
+        target("shim per exec (load + exec wrapper)", m, 40.0,
+               fmt_delta(m, "µs"), xs(m, 40.0) + " limit", "µs")
+    sp = getattr(c, "script", None)
+    if sp is not None:
+        m = pratio(sp, "sbx", "bare")
+        target("exec-heavy script vs bare", m, 1.04,
+               "%.3fx" % m if m else "-", "bwrap %s" % (
+                   "%.3fx" % pratio(sp, "bwrap", "bare")
+                   if pratio(sp, "bwrap", "bare") else "-"), "x")
+    sh = getattr(c, "shim_call", None)
+    if sh is not None:
+        m = sh.value("sbx", "openat_shim") if sh.ok("sbx") else None
+        target("shim pass-through per call (openat+close)", m, 15.0,
+               fmt_delta(m, "ns"), xs(m, 15.0) + " limit", "ns")
+    g = getattr(c, "git_status", None)
+    if g is not None:
+        m = pdiff(g, "sbx", "bwrap")
+        ds, db = pdiff(g, "sbx", "bare"), pdiff(g, "bwrap", "bare")
+        target("git status: overhead minus bwrap's", m, -1.0,
+               "%s vs bwrap %s" % (fmt_delta(ds, "ms"), fmt_delta(db, "ms")),
+               xs(ds, db) + " bwrap's", "ms")
+    ru = getattr(c, "rules", None)
+    if ru is not None:
+        for mode, k in (("full", "full"), ("landlock-only", "ll")):
+            if k + "10" not in ru.data:
+                continue
+            m = pratio(ru, k + "1000", k + "10")
+            target("start-up, %s: 1,000 rules vs 10" % mode, m, 2.0,
+                   "%.2fx" % m if m else "-", "%.2fx" % m if m else "-", "x")
+
+
+def print_targets():
+    if not TARGETS:
+        return
+    say("")
+    say("issue 17's targets (overheads: paired medians over sbxrun's rounds; "
+        "floors measured in the same run):")
+    say(table(TARGETS, ["target", "measured", "limit", "ratio", "result"]))
+
+
 # ------------------------------------------------------------ printing
 
 def result_text(row):
@@ -832,7 +957,7 @@ def result_text(row):
         tgt = "<= +%s" % fmt(lim, unit).replace(" ", " ")
     r = row.get("result", "n/a")
     if r == "met":
-        return tgt, "met"
+        return tgt, "MET"
     if r == "missed":
         by = row["missed_by"]
         return tgt, "MISSED by %s" % (("%.2fx" % by) if kind == "ratio" else fmt(by, unit))
@@ -941,7 +1066,7 @@ def print_phases():
 # ------------------------------------------------------------ main
 
 def main():
-    for tool in ("tm", "shimloop", "execloop", "noshim", "sysloop"):
+    for tool in ("tm", "shimloop", "execloop", "noshim", "sysloop", "llfloor"):
         if not os.access(os.path.join(BENCHBIN, tool), os.X_OK):
             sys.exit("bench: %s/%s is missing (run through scripts/bench.sh)" %
                      (BENCHBIN, tool))
@@ -963,6 +1088,16 @@ def main():
     c.ll_ok = err is None
     if err:
         say("bench: landlock-only mode unavailable (%s); skipped" % err)
+    # the floors
+    c.unshare_ok = shutil.which("unshare") is not None and \
+        try_run(UNSHARE_FLOOR + ["/bin/true"], c.proj, c.env) is None
+    if not c.unshare_ok:
+        say("bench: %s does not run here: no full-mode floor" % " ".join(UNSHARE_FLOOR))
+    c.llfloor = os.path.join(BENCHBIN, "llfloor")
+    err = try_run([c.llfloor, "/bin/true"], c.proj, c.env)
+    c.llfloor_ok = err is None
+    if err:
+        say("bench: llfloor does not run here (%s): no landlock-only floor" % err)
     c.bwrap = None
     if os.environ.get("BENCH_NO_BWRAP") == "1" or not shutil.which("bwrap"):
         say("bench: bubblewrap is not installed: bwrap columns are empty")
@@ -978,7 +1113,7 @@ def main():
     # sources for make, a clone for git
     c.srctar = c.repo = None
     if want("make") or want("git"):
-        if os.path.isdir(os.path.join(TOP, ".git")) and shutil.which("git"):
+        if os.path.exists(os.path.join(TOP, ".git")) and shutil.which("git"):
             tar = os.path.join(c.t, "src.tar")
             if subprocess.run(["git", "-C", TOP, "archive", "-o", tar, "HEAD"],
                               env=c.env).returncode == 0:
@@ -1033,10 +1168,12 @@ def main():
             say("   (%.0f s)" % (time.time() - t))
 
     RESULTS["duration_s"] = round(time.time() - T0, 1)
+    issue_targets(c)
     print_summary()
     print_detail()
     print_crosscheck()
     print_phases()
+    print_targets()
     out = os.environ.get("BENCH_OUT") or os.path.join(
         BUILD, "bench-partial.json" if (ONLY or QUICK) else "bench.json")
     with open(out, "w") as f:

@@ -344,3 +344,16 @@ for i in range(3):
 	tool=$(printf '%s\n' "$stderr" | grep -n -m1 -F "LOOKUP FAILED" | cut -d: -f1)
 	[ "$first" -lt "$tool" ]
 }
+
+@test "one line per refusal for the run: several processes meeting the same refusal print it once, the summary counts them" {
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" -c 'cat ~/.npmrc; cat ~/.npmrc; sh -c "cat ~/.npmrc"; ls -a /tmp'
+	echo "$stderr"
+	no_canary "$output$stderr"
+	[ "$(count "$stderr" "sbxrun: cannot read '$HOME/.npmrc': hidden by the sandbox policy")" = 1 ]
+	[[ "$stderr" == *"$HOME/.npmrc (hidden, rule $HOME/.npmrc) x3"* ]]
+	# the run's table of lines said does not outlive the run (landlock-
+	# only mode keeps it in the host's /tmp)
+	before=$(ls -a /tmp | grep -c '^\.sbxrun-seen-' || true)
+	run "$SBXRUN" --mode "$SBX_MODE" -c 'cat ~/.npmrc'
+	[ "$(ls -a /tmp | grep -c '^\.sbxrun-seen-' || true)" = "$before" ]
+}

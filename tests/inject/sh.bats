@@ -38,6 +38,9 @@ teardown() { inject_teardown; }
 	no_canary "$output"
 	[[ "$output" == *"link 1"* ]]
 	[[ "$output" == *"cannot read '$HOME/.ssh/id_rsa'"* ]]
+	# as a login shell (argv[0] "-sbxrun-sh"), as sshd and login start it
+	run bash -c 'exec -a -sbxrun-sh "$0" -c "echo login \$SBXRUN"' "$SH_LINK"
+	[ "$output" = "login 1" ]
 	# sbxrun's options before --sh, the shell's after it.
 	run "$SBXRUN" --mode "$SBX_MODE" --net off --sh -c 'echo "net=$SBXRUN_NET"' 
 	[ "$output" = "net=off" ]

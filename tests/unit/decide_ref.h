@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "decide.h"
 #include "match.h"
 #include "policy.h"
 
@@ -42,7 +43,7 @@ static inline enum sbx_verdict ref_decide(const struct sbx_policy *p,
 
 /* The exec deny rule that refuses argv (path: what runs), or NULL. */
 static inline const struct sbx_exec_rule *
-ref_exec(const struct sbx_policy *p, const char *path, const char *const *argv)
+ref_exec1(const struct sbx_policy *p, const char *path, const char *const *argv)
 {
 	for (size_t i = 0; i < p->nexec; i++) {
 		const struct sbx_exec_rule *e = &p->exec[i];
@@ -50,6 +51,25 @@ ref_exec(const struct sbx_policy *p, const char *path, const char *const *argv)
 		if (sbx_exec_match(e->program, (const char *const *)e->args,
 				   e->nargs, path, (char *const *)argv))
 			return e;
+	}
+	return NULL;
+}
+
+/* Judged by the program it runs too: the loader invoked directly and
+ * busybox-style multi-call programs (sbx_exec_runs says where it starts). */
+static inline const struct sbx_exec_rule *
+ref_exec(const struct sbx_policy *p, const char *path, const char *const *argv)
+{
+	for (int depth = 0; depth < 4; depth++) {
+		const struct sbx_exec_rule *e = ref_exec1(p, path, argv);
+		size_t k;
+
+		if (e)
+			return e;
+		if (!(k = sbx_exec_runs(path, (char *const *)argv)))
+			break;
+		argv += k;
+		path = argv[0];
 	}
 	return NULL;
 }

@@ -723,8 +723,9 @@ static const struct xrow xrows[] = {
 	{ "/usr/bin/rm", { "rm", "-rf", "/tmp/build" }, NULL },
 	{ "/usr/bin/rm", { "rm", "-rf", PROJ "/build" }, NULL },
 	{ "/usr/bin/rm", { "rm", "--force", "/tmp/x" }, NULL },
-	/* a wrapper is not looked through (the shim sees the inner exec) */
-	{ "/bin/busybox", { "busybox", "rm", "-rf", "/" }, NULL },
+	/* a multi-call program is judged by its applet; a shell is not
+	 * looked through (the shim sees the inner exec) */
+	{ "/bin/busybox", { "busybox", "rm", "-rf", "/" }, "rm" },
 	{ "/bin/sh", { "sh", "-c", "rm -rf /" }, NULL },
 	/* mkfs* */
 	{ "/sbin/mkfs.ext4", { "mkfs.ext4", "/dev/sda1" }, "mkfs*" },
