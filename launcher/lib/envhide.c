@@ -164,12 +164,19 @@ static int cred_var(struct sbx_policy *p, size_t i, struct sbx_err *err)
  * sbxrun is static and loads no NSS module, so only /etc/passwd's
  * accounts are known.
  */
+static const char *passwd_file = "/etc/passwd";
+
+void sbx_env_hide_passwd(const char *path)
+{
+	passwd_file = path;
+}
+
 static int other_homes(struct sbx_policy *p, struct sbx_err *err)
 {
 	char norm[PATH_MAX];
 	struct passwd *pw;
 	struct stat st;
-	FILE *fp = fopen("/etc/passwd", "re");
+	FILE *fp = fopen(passwd_file, "re");
 	int r = 0;
 
 	while (fp && r == 0 && (pw = fgetpwent(fp))) {
