@@ -610,12 +610,15 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	l.output_ctx = &col;
 	l.on_warning = on_warning;
 	l.warning_ctx = c;
-	if (sbx_check_start(&l, c->b->cpol_flags(c->mode), on_start_refused,
-			    &col)) {
+	if (sbx_check_start(&l, c->cpol, c->cpol_len, on_start_refused, &col)) {
 		/* an exec deny rule names the command: as the shim refuses
 		 * it inside, with EACCES, before anything runs */
 		res->exit_code = res->status = 126;
 		res->exec_errno = EACCES;
+		if (c->proxy.fd >= 0) {
+			close(c->proxy.fd);
+			c->proxy.fd = -1;
+		}
 		sbx_env_free(&env);
 		return 0;
 	}

@@ -353,7 +353,8 @@ for i in range(3):
 	[[ "$stderr" == *"$HOME/.npmrc (hidden, rule $HOME/.npmrc) x3"* ]]
 	# the run's table of lines said does not outlive the run (landlock-
 	# only mode keeps it in the host's /tmp)
-	before=$(ls -a /tmp | grep -c '^\.sbxrun-seen-' || true)
-	run "$SBXRUN" --mode "$SBX_MODE" -c 'cat ~/.npmrc'
-	[ "$(ls -a /tmp | grep -c '^\.sbxrun-seen-' || true)" = "$before" ]
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" -c 'echo "${SBXRUN_REPORT#@}"; cat ~/.npmrc; ls -a /tmp'
+	[ -n "$output" ]
+	[[ "$output" == *".sbxrun-seen-${lines[0]}"* ]] # it was there, inside
+	[ ! -e "/tmp/.sbxrun-seen-${lines[0]}" ]
 }
