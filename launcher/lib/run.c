@@ -380,11 +380,17 @@ static int run_policy(struct run_ctx *c, struct sbx_err *err)
 static int sandbox_mode(const struct sbx_policy *p, const char *path)
 {
 	const struct sbx_path_rule *best = NULL;
+	size_t plen = strlen(path);
 
+	/* Asked for every absent protected path (sbx_plants_note): with a
+	 * thousand rules, the length tests first keep it from being the
+	 * launcher's biggest cost (a root longer than the path, or shorter
+	 * than the best so far, cannot decide). */
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct sbx_path_rule *r = &p->rules[i];
 
-		if ((r->flags & SBX_RF_PROTECT) ||
+		if (r->rootlen > plen || (best && r->rootlen < best->rootlen) ||
+		    (r->flags & SBX_RF_PROTECT) ||
 		    !sbx_path_within(path, r->root, r->rootlen))
 			continue;
 		if (!best || r->rootlen > best->rootlen ||
@@ -602,8 +608,8 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	l.output_ctx = &col;
 	l.on_warning = on_warning;
 	l.warning_ctx = c;
-	if (sbx_check_start(&l, c->b->cpol_flags(c->mode), on_start_refused,
-			    &col)) {
+	if (sbx_check_start(&l, c->b->cpol_flags(c->mode), c->cpol, c->cpol_len,
+			    on_start_refused, &col)) {
 		/* an exec deny rule names the command: as the shim refuses
 		 * it inside, with EACCES, before anything runs */
 		res->exit_code = res->status = 126;

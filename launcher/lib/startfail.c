@@ -141,6 +141,7 @@ static void put_record(const struct sbx_expl *e, const char *target,
 }
 
 int sbx_check_start(const struct sbx_launch *l, unsigned cflags,
+		    const void *cpol, size_t cpol_len,
 		    void (*rec)(void *ctx, const char **f), void *ctx)
 {
 	char *const *argv = l->argv;
@@ -163,9 +164,12 @@ int sbx_check_start(const struct sbx_launch *l, unsigned cflags,
 	    access(target, F_OK) < 0)
 		return 0;
 	q.path = target;
-	if (sbx_cpol_build(l->pol, l->mode, cflags, &buf, &len, &cerr) < 0)
+	buf = NULL;
+	len = cpol_len;
+	if (!cpol &&
+	    sbx_cpol_build(l->pol, l->mode, cflags, &buf, &len, &cerr) < 0)
 		return 0;
-	if (sbx_cpol_view(buf, len, &v, &why) == 0 &&
+	if (sbx_cpol_view(cpol ? cpol : buf, len, &v, &why) == 0 &&
 	    (x = sbx_decide_exec_q(&v, &q, &at))) {
 		sbx_explain_exec(&v, argv[at], x, 0, &e);
 		put_record(&e, q.path, rec, ctx);

@@ -21,9 +21,12 @@ int sbx_explain_start(const struct sbx_launch *l, unsigned cflags, int err,
  * (l->argv, found through the command's PATH as the launcher's exec
  * would)?  The same decision and line as the shim's for a program inside
  * (sbx_decide_exec_q).  When it does, hand rec the refusal record
- * (process "sbxrun", pid 0) and return 1: nothing may run.
+ * (process "sbxrun", pid 0) and return 1: nothing may run.  cpol: the
+ * run's policy compiled already (with cflags), or NULL to compile it
+ * here; decided over as the shim does, so the same bytes serve both.
  */
 int sbx_check_start(const struct sbx_launch *l, unsigned cflags,
+		    const void *cpol, size_t cpol_len,
 		    void (*rec)(void *ctx, const char **f), void *ctx);
 
 #endif

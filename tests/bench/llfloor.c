@@ -60,8 +60,8 @@ static int add_path(int rs, const char *path, uint64_t access)
 
 static int landlock(void)
 {
-	static const uint64_t fs_by_abi[] = { 0, 0x1fff, 0x3fff, 0x7fff,
-					      0x7fff, 0xffff };
+	static const uint64_t fs_by_abi[] = { 0,      0x1fff, 0x3fff,
+					      0x7fff, 0x7fff, 0xffff };
 	struct ll_attr a = { 0 };
 	size_t size = sizeof a;
 	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LL_VERSION);
@@ -100,8 +100,8 @@ int main(int argc, char **argv)
 		return 125;
 	}
 	/* landlock-only (index 0), network off (1), plain (0). */
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &sbx_bpf[0][1][0]) <
-	    0) {
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0,
+		    &sbx_bpf[0][1][0]) < 0) {
 		perror("llfloor: seccomp");
 		return 125;
 	}
