@@ -117,6 +117,8 @@ struct shim_var_copy {
  * decider's */
 #define CHK_MKDIR 0x1000u
 
+#define SHIM_BLOOM_WORDS 64
+
 struct shim_state {
 	struct sbx_cpol pol; /* valid when active */
 	int active; /* a validated policy is loaded */
@@ -132,7 +134,7 @@ struct shim_state {
 	/* Bloom filter over the last component of every hide rule's root
 	 * (all ones when one is "/"): a relative path none of whose
 	 * components hits it cannot lead into a hidden tree (appcheck.c). */
-	uint64_t hide_bloom[4];
+	uint64_t hide_bloom[SHIM_BLOOM_WORDS];
 	struct shim_var_copy var[SHIM_NVARS];
 	const char *preload_entry; /* our entry inside var[PRELOAD] */
 	/* the report socket address, prepared once */
@@ -248,16 +250,20 @@ static inline uint32_t shim_comp_hash(const char *s, size_t n)
 	return h;
 }
 
-static inline void shim_bloom_add(uint64_t bloom[4], uint32_t h)
+/* Two bits of 4096 per name: the default profile hides well over a
+ * hundred names, which filled a 256-bit filter (a false hit costs a
+ * getcwd and a policy lookup on every missing relative open). */
+static inline void shim_bloom_add(uint64_t bloom[SHIM_BLOOM_WORDS], uint32_t h)
 {
-	bloom[(h >> 6) & 3] |= 1ull << (h & 63);
-	bloom[(h >> 14) & 3] |= 1ull << ((h >> 8) & 63);
+	bloom[(h >> 6) & 63] |= 1ull << (h & 63);
+	bloom[(h >> 18) & 63] |= 1ull << ((h >> 12) & 63);
 }
 
-static inline int shim_bloom_has(const uint64_t bloom[4], uint32_t h)
+static inline int shim_bloom_has(const uint64_t bloom[SHIM_BLOOM_WORDS],
+				 uint32_t h)
 {
-	return (bloom[(h >> 6) & 3] >> (h & 63) & 1) &&
-	       (bloom[(h >> 14) & 3] >> ((h >> 8) & 63) & 1);
+	return (bloom[(h >> 6) & 63] >> (h & 63) & 1) &&
+	       (bloom[(h >> 18) & 63] >> ((h >> 12) & 63) & 1);
 }
 
 /* ------------------------------------------------------------ checks */

@@ -14,6 +14,7 @@
 
 #include "api.h"
 #include "safeopen.h"
+#include "startfail.h"
 #include "decide.h"
 #include "explain.h"
 #include "kernel.h"
@@ -203,19 +204,27 @@ int sbx_check_exec(sbx_t *s, char *const argv[], struct sbx_answer *a)
 {
 	const struct sbx_cpol *v;
 	const struct sbx_cpol_exec *x;
+	struct sbx_exec_q q = { NULL, NULL, NULL, sbx_root_dirs };
+	char cwd[PATH_MAX];
 	struct sbx_expl e;
+	size_t at = 0;
 
 	if (!s || !argv || !argv[0] || !a)
 		return SBX_E_ARG;
+	q.path = argv[0];
+	q.argv = argv;
+	q.cwd = getcwd(cwd, sizeof(cwd));
 	memset(a, 0, sizeof(*a));
 	set_text(a->path, sizeof(a->path), argv[0]);
 	if (!(v = sbx_query_policy(s)))
 		return SBX_E_NOMEM;
-	x = sbx_decide_exec(v, argv[0], argv);
+	/* the same decision as the shim's and the launcher's: what a
+	 * loader or busybox runs, rm -r of everything below "/" */
+	x = sbx_decide_exec_q(v, &q, &at);
 	a->allowed = x == NULL;
 	set_text(a->verdict, sizeof(a->verdict), x ? "exec-denied" : "allowed");
 	if (x) {
-		sbx_explain_exec(v, argv[0], x, 0, &e);
+		sbx_explain_exec(v, argv[at], x, 0, &e);
 		set_text(a->rule, sizeof(a->rule), e.rule);
 		set_text(a->source, sizeof(a->source), e.src);
 		set_text(a->reason, sizeof(a->reason), e.msg);

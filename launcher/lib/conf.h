@@ -24,6 +24,8 @@ int sbx_env_hides(struct sbx_policy *p, struct sbx_err *err);
 /* The variables it reads, by index; NULL past the last (tests unset them
  * for reproducible policies). */
 const char *sbx_env_hide_var(size_t i);
+/* Where other accounts' homes are read (/etc/passwd; tests: none). */
+void sbx_env_hide_passwd(const char *path);
 /* Apply one "name=value" override (command-line tier). */
 int sbx_conf_override(struct sbx_policy *p, const char *ov,
 		      struct sbx_err *err);

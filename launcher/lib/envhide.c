@@ -1,5 +1,6 @@
 /*
- * envhide.c - credentials that variables move (review W-21).
+ * envhide.c - secrets outside the places the profile names: credentials
+ * that variables move (review W-21) and other accounts' (W-03).
  *
  * The hide list names secrets where tools keep them by default.  A
  * variable moves them: XDG_CONFIG_HOME=~/xdg puts gh's token in
@@ -15,7 +16,9 @@
  * in the project is the command's already.
  */
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,14 +87,17 @@ static int hide(struct sbx_policy *p, const char *path, const char *var,
 {
 	char src[64];
 
-	snprintf(src, sizeof src, "$%s", var);
-	return sbx_policy_add_path(p, path, SBX_HIDE, 0,
-				   (struct sbx_src){ sbx_policy_intern(p, src),
-						     0 },
-				   err);
+	/* the variable, or the file the place came from */
+	if (var[0] == '/')
+		snprintf(src, sizeof src, "%s", var);
+	else
+		snprintf(src, sizeof src, "$%s", var);
+	return sbx_policy_add_path(
+		p, path, SBX_HIDE, 0,
+		(struct sbx_src){ sbx_policy_intern(p, src), 0 }, err);
 }
 
-/* Every hide rule under ~/SUB again under dir. */
+/* Every hide rule under ~/SUB (~ itself when SUB is "") again under dir. */
 static int xdg_rehome(struct sbx_policy *p, const char *sub, const char *dir,
 		      const char *var, struct sbx_err *err)
 {
@@ -103,7 +109,7 @@ static int xdg_rehome(struct sbx_policy *p, const char *sub, const char *dir,
 
 	if (!roots)
 		return sbx_errf(err, 0, "out of memory");
-	snprintf(base, sizeof base, "%s/%s", p->home, sub);
+	snprintf(base, sizeof base, "%s%s%s", p->home, *sub ? "/" : "", sub);
 	bl = strlen(base);
 	for (size_t i = 0; i < n; i++) {
 		const struct sbx_path_rule *x = &p->rules[i];
@@ -149,6 +155,45 @@ static int cred_var(struct sbx_policy *p, size_t i, struct sbx_err *err)
 	return r;
 }
 
+/*
+ * W-03: other accounts' secrets.  Their homes are read-only like the rest
+ * of /, and their permissions are all that protects a world-readable
+ * ~/.aws/credentials there.  Every ~ hide is added under the home of
+ * root and of every account from uid 1000 (nobody's aside) whose home
+ * is a directory that does not hold the project.  Read with fgetpwent:
+ * sbxrun is static and loads no NSS module, so only /etc/passwd's
+ * accounts are known.
+ */
+static const char *passwd_file = "/etc/passwd";
+
+void sbx_env_hide_passwd(const char *path)
+{
+	passwd_file = path;
+}
+
+static int other_homes(struct sbx_policy *p, struct sbx_err *err)
+{
+	char norm[PATH_MAX];
+	struct passwd *pw;
+	struct stat st;
+	FILE *fp = fopen(passwd_file, "re");
+	int r = 0;
+
+	while (fp && r == 0 && (pw = fgetpwent(fp))) {
+		if ((pw->pw_uid != 0 && pw->pw_uid < 1000) ||
+		    pw->pw_uid == 65534 || !pw->pw_dir ||
+		    pw->pw_dir[0] != '/' ||
+		    !hideable(p, pw->pw_dir, norm, sizeof norm) ||
+		    (p->home_pw && strcmp(norm, p->home_pw) == 0) ||
+		    stat(norm, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		r = xdg_rehome(p, "", norm, "/etc/passwd", err);
+	}
+	if (fp)
+		fclose(fp);
+	return r;
+}
+
 int sbx_env_hides(struct sbx_policy *p, struct sbx_err *err)
 {
 	char norm[PATH_MAX], def[PATH_MAX];
@@ -159,14 +204,14 @@ int sbx_env_hides(struct sbx_policy *p, struct sbx_err *err)
 		snprintf(def, sizeof def, "%s/%s", p->home, xdg_dirs[i].sub);
 		if (v && hideable(p, v, norm, sizeof norm) &&
 		    strcmp(norm, def) != 0 &&
-		    xdg_rehome(p, xdg_dirs[i].sub, norm, xdg_dirs[i].var,
-			       err) < 0)
+		    xdg_rehome(p, xdg_dirs[i].sub, norm, xdg_dirs[i].var, err) <
+			    0)
 			return -1;
 	}
 	for (size_t i = 0; i < sizeof cred_vars / sizeof cred_vars[0]; i++)
 		if (cred_var(p, i, err) < 0)
 			return -1;
-	return 0;
+	return other_homes(p, err);
 }
 
 const char *sbx_env_hide_var(size_t i)
@@ -177,5 +222,5 @@ const char *sbx_env_hide_var(size_t i)
 		return xdg_dirs[i].var;
 	i -= nx;
 	return i < sizeof cred_vars / sizeof cred_vars[0] ? cred_vars[i].var
-							   : NULL;
+							  : NULL;
 }

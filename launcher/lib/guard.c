@@ -48,6 +48,8 @@ struct groot {
 	char *path; /* the protected path */
 	dev_t dev; /* its parent directory at launch */
 	ino_t ino;
+	dev_t gdev; /* and the parent's parent (0, 0: none) */
+	ino_t gino;
 	struct gnode node;
 };
 
@@ -149,6 +151,7 @@ struct gctx {
 	void (*warn)(void *ctx, const char *line);
 	void *ctx;
 	char path[PATH_MAX]; /* of the entry being compared */
+	char done[PATH_MAX]; /* a replaced parent already handled */
 };
 
 /* One warning line: what happened to c->path (or path). */
@@ -157,7 +160,17 @@ static void say(struct gctx *c, const char *path, const char *moved,
 {
 	char line[3 * PATH_MAX];
 
-	if (moved)
+	if (!strcmp(what, "replaced") || !strcmp(what, "gone"))
+		snprintf(line, sizeof line,
+			 "'%s' holds protected paths and was %s during the "
+			 "run by a program that bypassed the shim (this mode "
+			 "cannot refuse it)%s%s%s: where the original went, "
+			 "the command decided; find it before running git or "
+			 "an agent there outside",
+			 path, strcmp(what, "gone") ? "replaced" : "moved away",
+			 moved ? "; the replacement was moved aside to '" : "",
+			 moved ? moved : "", moved ? "'" : "");
+	else if (moved)
 		snprintf(line, sizeof line,
 			 "'%s' is protected and was %s during the run by a "
 			 "program that bypassed the shim (this mode cannot "
@@ -237,6 +250,10 @@ int sbx_guard_note(struct sbx_guard *gd, const struct sbx_policy *p,
 		memset(g, 0, sizeof(*g));
 		g->dev = st.st_dev;
 		g->ino = st.st_ino;
+		if (fstatat(pfd, "..", &st, 0) == 0) {
+			g->gdev = st.st_dev;
+			g->gino = st.st_ino;
+		}
 		g->path = strdup(r->root);
 		if (!g->path || snap(gd, pfd, name, &g->node, 0) < 0) {
 			say(&c, r->root, NULL, "too large");
@@ -432,6 +449,35 @@ static void check(struct gctx *c, int pfd, const struct gnode *g)
 		check_dir(c, pfd, g); /* puts every entry back */
 }
 
+/*
+ * The parent of a protected path is not the directory of the launch
+ * (FS-05: mv .git g; mkdir -p .git/hooks; a hook): if the parent's own
+ * parent still is, the replacement is moved aside, so git outside finds
+ * no repository rather than the command's; once per parent.
+ */
+static void parent_replaced(struct gctx *c, const struct groot *g)
+{
+	char name[NAME_MAX + 1];
+	struct stat st;
+	int gpfd;
+
+	*strrchr(c->path, '/') = '\0'; /* the parent */
+	if (!strcmp(c->path, c->done))
+		return;
+	snprintf(c->done, sizeof c->done, "%s", c->path);
+	gpfd = open_parent(c->path, name, sizeof name);
+	if (gpfd < 0 || !g->gino || fstat(gpfd, &st) < 0 ||
+	    st.st_dev != g->gdev || st.st_ino != g->gino) {
+		say(c, g->path, NULL, "directory replaced");
+	} else if (fstatat(gpfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		say(c, c->path, NULL, "gone");
+	} else {
+		aside(c, gpfd, name, "replaced");
+	}
+	if (gpfd >= 0)
+		close(gpfd);
+}
+
 void sbx_guard_check(struct sbx_guard *gd,
 		     void (*warn)(void *ctx, const char *line), void *ctx)
 {
@@ -446,9 +492,9 @@ void sbx_guard_check(struct sbx_guard *gd,
 		snprintf(c.path, sizeof c.path, "%s", g->path);
 		if (pfd < 0 || fstat(pfd, &st) < 0 || st.st_dev != g->dev ||
 		    st.st_ino != g->ino) {
-			say(&c, g->path, NULL, "directory replaced");
 			if (pfd >= 0)
 				close(pfd);
+			parent_replaced(&c, g);
 			continue;
 		}
 		check(&c, pfd, &g->node);

@@ -580,6 +580,14 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 			close(c->proxy.fd);
 		return -1;
 	}
+	/* SEC-12: a variable withheld for its value alone is a surprise
+	 * (its name is innocent): say so, and how to pass it */
+	for (size_t i = 0; i < env.nby_value; i++)
+		run_warn(c,
+			 "%s withheld from the command: its value holds a "
+			 "credential (a URL with a password, or a token); to "
+			 "pass it: sbxrun --env-keep %s",
+			 env.by_value[i], env.by_value[i]);
 	/* the names withheld go into the result (SEC-12) */
 	free_strv(res->env_withheld);
 	res->env_withheld = env.withheld;
@@ -608,12 +616,15 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	l.output_ctx = &col;
 	l.on_warning = on_warning;
 	l.warning_ctx = c;
-	if (sbx_check_start(&l, c->b->cpol_flags(c->mode), c->cpol, c->cpol_len,
-			    on_start_refused, &col)) {
+	if (sbx_check_start(&l, c->cpol, c->cpol_len, on_start_refused, &col)) {
 		/* an exec deny rule names the command: as the shim refuses
 		 * it inside, with EACCES, before anything runs */
 		res->exit_code = res->status = 126;
 		res->exec_errno = EACCES;
+		if (c->proxy.fd >= 0) {
+			close(c->proxy.fd);
+			c->proxy.fd = -1;
+		}
 		sbx_env_free(&env);
 		return 0;
 	}

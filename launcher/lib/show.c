@@ -75,6 +75,27 @@ static void show_limits(struct sbx_text *t, const struct sbx_policy *p)
 		sbx_text_add(t, "caches redirected to: %s\n", p->cache_dir);
 }
 
+/* env.keep, one line per source: "env keep: A, B (FILE:LINE)", so
+ * --trust can name what an in-repo conf lets through. */
+static void show_env_keep(struct sbx_text *t, const struct sbx_policy *p)
+{
+	const struct sbx_strv *k = &p->env_keep;
+	char src[600];
+
+	for (size_t i = 0; i < k->n;) {
+		size_t j = i;
+
+		sbx_text_add(t, "env keep: ");
+		for (; j < k->n && k->src[j].file == k->src[i].file &&
+		       k->src[j].line == k->src[i].line;
+		     j++)
+			sbx_text_add(t, "%s%s", j > i ? ", " : "", k->v[j]);
+		sbx_src_format(src, sizeof(src), k->src[i]);
+		sbx_text_add(t, " (%s)\n", src);
+		i = j;
+	}
+}
+
 static void show_policy(struct sbx_text *t, const struct sbx_policy *p)
 {
 	char src[600];
@@ -101,6 +122,10 @@ static void show_policy(struct sbx_text *t, const struct sbx_policy *p)
 				     ? ": sbxrun-sh outside a sandbox is "
 				       "ADVISORY, no sandbox"
 				     : "");
+	}
+	if (p->env_keep.n) {
+		sbx_text_add(t, "\n");
+		show_env_keep(t, p);
 	}
 	sbx_text_add(t, "\nexec deny rules: %zu\n", p->nexec);
 	for (size_t i = 0; i < p->nexec; i++)

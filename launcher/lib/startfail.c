@@ -101,7 +101,7 @@ int sbx_explain_start(const struct sbx_launch *l, unsigned cflags, int err,
 
 /* The directories directly below "/" (decide.h: a recursive rm of them
  * all is "rm -r /"). */
-static size_t root_dirs(char *buf, size_t sz)
+size_t sbx_root_dirs(char *buf, size_t sz)
 {
 	DIR *d = opendir("/");
 	struct dirent *e;
@@ -140,21 +140,18 @@ static void put_record(const struct sbx_expl *e, const char *target,
 	rec(ctx, f);
 }
 
-int sbx_check_start(const struct sbx_launch *l, unsigned cflags,
-		    const void *cpol, size_t cpol_len,
-		    void (*rec)(void *ctx, const char **f), void *ctx)
+int sbx_check_start(const struct sbx_launch *l, const void *cpol,
+		    size_t cpol_len, void (*rec)(void *ctx, const char **f),
+		    void *ctx)
 {
 	char *const *argv = l->argv;
 	char target[PATH_MAX];
 	const struct sbx_cpol_exec *x = NULL;
-	struct sbx_exec_q q = { NULL, argv, l->workdir, root_dirs };
+	struct sbx_exec_q q = { NULL, argv, l->workdir, sbx_root_dirs };
 	struct sbx_cpol v;
-	struct sbx_err cerr;
 	struct sbx_expl e;
 	const char *why;
 	size_t at = 0;
-	void *buf;
-	size_t len;
 
 	if (!argv || !argv[0] || !*argv[0])
 		return 0;
@@ -164,16 +161,11 @@ int sbx_check_start(const struct sbx_launch *l, unsigned cflags,
 	    access(target, F_OK) < 0)
 		return 0;
 	q.path = target;
-	buf = NULL;
-	len = cpol_len;
-	if (!cpol &&
-	    sbx_cpol_build(l->pol, l->mode, cflags, &buf, &len, &cerr) < 0)
-		return 0;
-	if (sbx_cpol_view(cpol ? cpol : buf, len, &v, &why) == 0 &&
+	/* the policy written for this run, validated already */
+	if (sbx_cpol_view(cpol, cpol_len, &v, &why) == 0 &&
 	    (x = sbx_decide_exec_q(&v, &q, &at))) {
 		sbx_explain_exec(&v, argv[at], x, 0, &e);
 		put_record(&e, q.path, rec, ctx);
 	}
-	free(buf);
 	return x != NULL;
 }

@@ -93,13 +93,14 @@ PTY="$BATS_TEST_DIRNAME/../lib/ptyrun.py"
 
 @test "--trust says what the conf widens before recording it; declined on a terminal, nothing recorded" {
 	mkdir -p "$T/srv"
-	printf 'paths = ( { root = "%s/srv"; mode = "rw"; }, { root = "build"; mode = "rw"; } );\nnetwork = { mode = "filtered"; allow = [ "example.org" ]; };\n' "$T" > .sbxrun.conf
+	printf 'paths = ( { root = "%s/srv"; mode = "rw"; }, { root = "build"; mode = "rw"; } );\nnetwork = { mode = "filtered"; allow = [ "example.org" ]; };\nenv = { keep = [ "AWS_*" ]; };\n' "$T" > .sbxrun.conf
 	run python3 "$PTY" --send n -- "$SBXRUN" --trust
 	echo "$output"
 	[[ "$output" == *"$P/.sbxrun.conf widens the sandbox with:"* ]]
 	[[ "$output" == *"rw    $T/srv  ($P/.sbxrun.conf:1)"* ]]
 	[[ "$output" != *"$P/build"* ]]
 	[[ "$output" == *"network: filtered ($P/.sbxrun.conf:2)"*"allow example.org"* ]]
+	[[ "$output" == *"env keep: AWS_* ($P/.sbxrun.conf:3)"* ]]
 	[[ "$output" == *"EXIT 125"* ]]
 	run "$SBXRUN" --check "$T/srv/f"
 	[[ "$output" == *"not trusted"* ]]

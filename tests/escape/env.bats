@@ -223,8 +223,14 @@ export_value_secrets() {
 	[ "$output" = 0 ]
 }
 
-@test "SEC-12 a variable env.keep names passes as it is (the user's choice)" {
+@test "SEC-12 a variable withheld for its value is named with the fix, and the fix (--env-keep) passes it" {
 	export DATABASE_URL="postgres://app:pw@db/prod"
+	run xsbx -- sh -c 'echo "got=$DATABASE_URL"'
+	[[ "$output" == *"got="* ]]
+	[[ "$output" != *"got=postgres"* ]]
+	[[ "$output" == *"DATABASE_URL withheld from the command: its value holds a credential"*"to pass it: sbxrun --env-keep DATABASE_URL"* ]]
+	[[ "$output" != *"app:pw"* ]]
 	run xsbx --env-keep DATABASE_URL -- sh -c 'echo "got=$DATABASE_URL"'
 	[[ "$output" == *"got=postgres://app:pw@db/prod"* ]]
+	[[ "$output" != *withheld* ]]
 }

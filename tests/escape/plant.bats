@@ -162,3 +162,35 @@ did_not_run() {
 	[ -d "$P/.git/hooks" ] && [ ! -L "$P/.git/hooks" ]
 	[ -e "$P/.git/hooks/pre-commit.sample" ]
 }
+
+@test "PER-02 E-06 FS-05 .git swapped for a planted one (static): git outside runs nothing" {
+	run xsbx -- "$SBX_FS.static" gitswap .
+	echo "$output"
+	if ! full_mode; then
+		[[ "$output" == *"'$P/.git' holds protected paths and was replaced during the run"*"moved aside to"* ]]
+	fi
+	# the planted config names core.fsmonitor and core.hooksPath, the
+	# planted hook prints sbx-attack-hook-ran: git outside sees neither
+	[ -z "$(git -C "$P" config core.fsmonitor 2>/dev/null)" ]
+	[ -z "$(git -C "$P" config core.hooksPath 2>/dev/null)" ]
+	echo b >> "$P/README"
+	run git -C "$P" commit -qam x
+	echo "$output"
+	[[ "$output" != *sbx-attack-hook-ran* ]]
+}
+
+@test "PER-02 E-06 mode changes, a directory turned into a file, a file into a symlink: all put back (static)" {
+	cp "$P/.git/config" "$T/config.orig"
+	mode=$(stat -c %a "$P/.git/config")
+	echo x > "$T/target"
+	before=$(snap "$T/target")
+	run xsbx -c "$SBX_SYS.static chmod .git/config 755; $SBX_SYS.static rename .git/info info.old; $SBX_SYS.static creat .git/info '$FSMON'; $SBX_SYS.static rename .git/hooks/pre-push.sample p.old; $SBX_SYS.static symlink $T/target .git/hooks/pre-push.sample; true"
+	echo "$output"
+	[ "$(stat -c %a "$P/.git/config")" = "$mode" ]
+	cmp "$P/.git/config" "$T/config.orig"
+	[ -d "$P/.git/info" ] && [ -f "$P/.git/info/exclude" ]
+	[ -f "$P/.git/hooks/pre-push.sample" ] && [ ! -L "$P/.git/hooks/pre-push.sample" ]
+	assert_unchanged "$before" "$T/target"
+	git -C "$P" status >/dev/null 2>&1 || true
+	did_not_run
+}

@@ -205,6 +205,29 @@ W19='.cache/huggingface/token .config/github-copilot/apps.json .m2/settings.xml 
 	[[ "$output" == *'from $AWS_SHARED_CREDENTIALS_FILE'* ]] || [[ "$output" != *"cannot read"* ]]
 }
 
+# W-03: another account's world-readable secrets (umask 022) are hidden
+# like the caller's: every ~ hide holds under every passwd home.
+@test "SEC-02 W-03 another account's world-readable ~/.aws/credentials and gh token" {
+	[ "$(id -u)" = 0 ] || skip "needs root to plant files in another account's home"
+	other=$(getent passwd sbxtest | cut -d: -f6)
+	[ -n "$other" ] && [ -d "$other" ] || skip "no second account (sbxtest) here"
+	for f in .aws/credentials .config/gh/hosts.yml; do
+		[ -e "$other/$f" ] && skip "$other/$f exists: not touching it"
+	done
+	for d in .aws .config/gh .config; do
+		[ -e "$other/$d" ] || UNIQ_FILES+=("$other/$d")
+	done
+	UNIQ_FILES+=("$other/.aws/credentials" "$other/.config/gh/hosts.yml")
+	mkdir -p "$other/.aws" "$other/.config/gh"
+	echo "$CANARY other-aws" > "$other/.aws/credentials"
+	echo "$CANARY other-gh" > "$other/.config/gh/hosts.yml"
+	chmod 644 "$other/.aws/credentials" "$other/.config/gh/hosts.yml"
+	run xsbx -c "$SBX_SYS.static read $other/.aws/credentials; $SBX_SYS.static read $other/.config/gh/hosts.yml; cat $other/.aws/credentials; true"
+	echo "$output"
+	no_canary "$output"
+	[ "$(printf '%s\n' "$output" | grep -c '^RESULT -1')" -eq 2 ]
+}
+
 # W-02: a sandbox run by root keeps uid 0 (no capabilities): root-only
 # system secrets outside the home are hidden too.
 @test "SEC-02 W-02 root's system secrets (/etc/ssl/private) are hidden from a sandbox run by root" {

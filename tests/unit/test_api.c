@@ -252,6 +252,9 @@ static void test_check_exec(void **state)
 	char *sudo[] = { "sudo", "ls", NULL };
 	char *rm[] = { "/bin/rm", "-rf", "/", NULL };
 	char *ls[] = { "ls", "-l", NULL };
+	char *ld[] = { "/lib64/ld-linux-x86-64.so.2", "/usr/bin/sudo", "id",
+		       NULL };
+	char *bb[] = { "busybox", "sudo", "id", NULL };
 	char *none[] = { NULL };
 	struct sbx_answer a;
 
@@ -265,6 +268,13 @@ static void test_check_exec(void **state)
 			       "refused to run 'sudo': privilege escalation"));
 	assert_int_equal(sbx_check_exec(fx.s, rm, &a), SBX_OK);
 	assert_string_equal(a.rule, "rm");
+	/* what a loader or busybox runs is judged, and named */
+	assert_int_equal(sbx_check_exec(fx.s, ld, &a), SBX_OK);
+	assert_int_equal(a.allowed, 0);
+	assert_non_null(strstr(a.reason, "refused to run '/usr/bin/sudo'"));
+	assert_int_equal(sbx_check_exec(fx.s, bb, &a), SBX_OK);
+	assert_int_equal(a.allowed, 0);
+	assert_non_null(strstr(a.reason, "refused to run 'sudo'"));
 	assert_int_equal(sbx_check_exec(fx.s, ls, &a), SBX_OK);
 	assert_int_equal(a.allowed, 1);
 	assert_string_equal(a.verdict, "allowed");

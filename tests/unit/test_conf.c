@@ -399,6 +399,39 @@ static void test_semantic_errors_from_string(void **state)
 	}
 }
 
+/* CONF-01/03: a conf is read once, and only as a regular file nobody
+ * else can write; the reason names the file. */
+static void test_conf_read(void **state)
+{
+	char dir[PATH_MAX], f[PATH_MAX + 16], l[PATH_MAX + 16],
+		p[PATH_MAX + 16], *text = NULL;
+	struct sbx_err err = { "" };
+
+	(void)state;
+	scratch_dir("conf-read", dir, sizeof(dir));
+	snprintf(f, sizeof(f), "%s/ok.conf", dir);
+	snprintf(l, sizeof(l), "%s/link.conf", dir);
+	snprintf(p, sizeof(p), "%s/fifo.conf", dir);
+	assert_int_equal(tu_write(f, "limits = { timeout = 5; };\n"), 0);
+	chmod(f, 0644);
+	assert_int_equal(sbx_conf_read(f, &text, &err), 0);
+	assert_string_equal(text, "limits = { timeout = 5; };\n");
+	free(text);
+	assert_int_equal(symlink(f, l), 0);
+	assert_int_equal(sbx_conf_read(l, &text, &err), -1);
+	assert_non_null(strstr(err.msg, "symbolic link"));
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_int_equal(sbx_conf_read(p, &text, &err), -1);
+	assert_non_null(strstr(err.msg, "that is a FIFO"));
+	chmod(f, 0664);
+	assert_int_equal(sbx_conf_read(f, &text, &err), -1);
+	assert_non_null(strstr(err.msg, "others can write"));
+	chmod(f, 0644);
+	snprintf(l, sizeof(l), "%s/missing.conf", dir);
+	assert_int_equal(sbx_conf_read(l, &text, &err), 1);
+	assert_null(text);
+}
+
 /* A missing or unreadable file says so, with the path. */
 static void test_unreadable_file(void **state)
 {
@@ -1066,6 +1099,7 @@ int main(void)
 		cmocka_unit_test(test_errors_from_file),
 		cmocka_unit_test(test_syntax_errors_from_string),
 		cmocka_unit_test(test_semantic_errors_from_string),
+		cmocka_unit_test(test_conf_read),
 		cmocka_unit_test(test_unreadable_file),
 		cmocka_unit_test(test_tiers_precedence),
 		cmocka_unit_test(test_inrepo_trust),

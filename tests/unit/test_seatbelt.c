@@ -756,5 +756,6 @@ int main(void)
 	 * of this machine's environment (envhide.c). */
 	for (size_t i = 0; sbx_env_hide_var(i); i++)
 		unsetenv(sbx_env_hide_var(i));
+	sbx_env_hide_passwd("/nonexistent"); /* nor this machine's accounts */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
