@@ -34,6 +34,10 @@
 	0x8u /* protect rules enforced by the shim
 					 * (landlock-only mode) */
 
+#define SBX_CPOL_F_CACHES \
+	0x10u /* tools' caches redirected to the project's sandbox cache \
+	       * (redirect_caches): explain.c's hint for a host cache */
+
 struct sbx_cpol_hdr {
 	char magic[8];
 	uint32_t version;

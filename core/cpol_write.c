@@ -192,7 +192,8 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 	h.size = (uint32_t)total;
 	h.version = SBX_CPOL_VERSION;
 	h.flags = flags | (p->quiet ? SBX_CPOL_F_QUIET : 0) |
-		  (p->explain_to_report_only ? SBX_CPOL_F_REPORT_ONLY : 0);
+		  (p->explain_to_report_only ? SBX_CPOL_F_REPORT_ONLY : 0) |
+		  (p->redirect_caches && p->cache_dir ? SBX_CPOL_F_CACHES : 0);
 	h.net = p->net;
 	h.kmode = kmode;
 	h.fsize_limit = p->limits.fsize;

@@ -209,8 +209,9 @@ static int startup_file(const struct sbx_cpol *v, const char *abs)
 	return 0;
 }
 
-/* A build tool's cache in the home directory, which the build profile
- * redirects per project (launcher/lib/env.c): the tool's name, or NULL. */
+/* A build tool's cache in the home directory, which redirect_caches
+ * (--caches on, the default) moves to the project's own sandbox cache
+ * (launcher/lib/env.c): the tool's name, or NULL. */
 static const char *cache_tool(const struct sbx_cpol *v, const char *abs)
 {
 	static const char *const caches[][2] = {
@@ -236,13 +237,10 @@ static const char *cache_tool(const struct sbx_cpol *v, const char *abs)
 	return NULL;
 }
 
-/* The run's profile is the default one: --profile build is the fix for
- * a cache (another profile may be stricter than build). */
-static int default_profile(const struct sbx_cpol *v)
+/* The run's tools were pointed at the project's own sandbox cache. */
+static int caches_redirected(const struct sbx_cpol *v)
 {
-	const char *p = str(v, v->hdr->profile);
-
-	return !*p || !strcmp(p, "default");
+	return (v->hdr->flags & SBX_CPOL_F_CACHES) != 0;
 }
 
 /* A name that will not come again: a tool's timestamped file (npm's
@@ -316,11 +314,17 @@ static void put_path_reason(struct sb *b, const struct sbx_cpol *v,
 			sb_put(b, "a shell startup file: what is written "
 				  "there runs in every later shell, outside "
 				  "the sandbox too; ");
-		else if ((tool = cache_tool(v, abs)) && default_profile(v)) {
+		else if ((tool = cache_tool(v, abs))) {
 			sb_putq(b, tool);
-			sb_put(b, "'s cache");
-			sb_put(b, ": the build profile gives each project a "
-				  "writable cache of its own; ");
+			sb_put(b, "'s cache, shared with runs outside the "
+				  "sandbox");
+			sb_put(b, caches_redirected(v)
+					  ? ": this run's tools have a cache "
+					    "of the project's own (--dry-run "
+					    "shows where), this one did not "
+					    "use it; "
+					  : ": --caches on gives each project "
+					    "a writable cache of its own; ");
 		}
 		put_writable(b, v);
 		sb_put(b, "; ");
@@ -378,10 +382,10 @@ void sbx_explain_path(const struct sbx_cpol *v, const char *shown,
 		fix = op == SBX_OP_WRITE ? "--allow-write " : "--allow-read ";
 	else if (d->verdict == SBX_DENY_READONLY &&
 		 !(r->flags & SBX_RF_PROTECT) && !dated_name(abs) &&
-		 cache_tool(v, abs) && default_profile(v)) {
-		/* a build tool's cache: the build profile redirects it */
+		 cache_tool(v, abs) && !caches_redirected(v)) {
+		/* a build tool's cache: --caches on redirects it */
 		if (!(flags & SBX_EXPL_NO_FIX))
-			sb_put(&b, "; to allow: sbxrun --profile build");
+			sb_put(&b, "; to allow: sbxrun --caches on");
 	} else if (d->verdict == SBX_DENY_READONLY &&
 		   !(r->flags & SBX_RF_PROTECT))
 		fix = "--allow-write ";

@@ -401,7 +401,8 @@ int sbx_policy_finish(struct sbx_policy *p, struct sbx_err *err)
 		return -1;
 	if (p->redirect_caches && p->cache_dir &&
 	    sbx_policy_add_path(p, p->cache_dir, SBX_RW, 0,
-				(struct sbx_src){ "build profile cache", 0 },
+				(struct sbx_src){ "the project's sandbox cache",
+						  0 },
 				err) < 0)
 		return -1;
 	if (add_protect(p, err) < 0)

@@ -169,8 +169,8 @@ struct sbx_policy {
 	char *home_pw; /* the account's home (/etc/passwd) when it is not
 			* home, or NULL: "~" hides and read-only rules hold
 			* under both (SEC-11) */
-	char *cache_dir; /* per-project cache dir (build profile) or NULL */
-	int redirect_caches; /* build profile: point cache vars at cache_dir */
+	char *cache_dir; /* the project's sandbox cache dir, or NULL */
+	int redirect_caches; /* point tools' cache vars at cache_dir */
 	int allow_unsafe_project; /* --force: / or $HOME as project */
 	struct sbx_strv warnings; /* "file:line: text" */
 	/* every conf and profile file the policy was read from but the

@@ -581,9 +581,8 @@ int cli_run(struct cli *c, sbx_t *s)
 	if (c->shim_only)
 		return act_shim_only(c, s, c->shell ? shv : req.argv);
 	sbx_cli_info(s, &info);
-	if (info.cache_dir && !(c->opts.flags & SBX_OPT_QUIET))
-		note("build profile: toolchain caches redirected to %s",
-		     info.cache_dir);
+	if (info.cache_dir && c->verbose)
+		note("toolchain caches redirected to %s", info.cache_dir);
 	st = sbx_run(s, &req, &res, err, sizeof(err));
 	if (st != SBX_OK && rp.fd >= 0 &&
 	    sbx_cli_report_failure(&rp, err, c->shell ? shv : req.argv, why,

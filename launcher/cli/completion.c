@@ -35,6 +35,7 @@ static const struct arg_rule {
 	{ "mode", ARG_WORDS, "auto full landlock-only" },
 	/* allow:HOST is left out until the filtering proxy exists. */
 	{ "net", ARG_WORDS, "off loopback on" },
+	{ "caches", ARG_WORDS, "on off" },
 	{ "hook", ARG_WORDS, "claude-code" },
 	{ "workdir", ARG_DIR, NULL },
 	{ "env-keep", ARG_ENV, NULL },

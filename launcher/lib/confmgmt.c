@@ -423,6 +423,16 @@ static int ov_timeout(struct sbx_policy *p, const char *v, struct sbx_err *err)
 	return 0;
 }
 
+/* --caches on|off: redirect_caches for this run. */
+static int ov_caches(struct sbx_policy *p, const char *v, struct sbx_err *err)
+{
+	if (strcmp(v, "on") && strcmp(v, "off"))
+		return sbx_errf(err, 0, "--caches takes on or off, not '%s'",
+				v);
+	p->redirect_caches = !strcmp(v, "on");
+	return 0;
+}
+
 int sbx_conf_override(struct sbx_policy *p, const char *ov, struct sbx_err *err)
 {
 	const char *eq = strchr(ov, '=');
@@ -441,6 +451,8 @@ int sbx_conf_override(struct sbx_policy *p, const char *ov, struct sbx_err *err)
 		return ov_net(p, v, err);
 	if (n == 7 && strncmp(ov, "timeout", n) == 0)
 		return ov_timeout(p, v, err);
+	if (n == 6 && strncmp(ov, "caches", n) == 0)
+		return ov_caches(p, v, err);
 	if (n == 8 && strncmp(ov, "env-keep", n) == 0)
 		return sbx_strv_add(p, &p->env_keep, v,
 				    (struct sbx_src){ "--env-keep", 0 });

@@ -2,14 +2,21 @@
  * env.c - the command's environment (env.h).
  */
 #include <stdarg.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "env.h"
 
-/* The build profile points the usual cache variables at a per-project
- * directory outside the project (DESIGN §5, "Toolchain caches"). */
+/* redirect_caches (on in the default and build profiles, --caches)
+ * points the usual cache variables at a per-project directory outside
+ * the project (DESIGN §5, "Toolchain caches"): the host's caches stay
+ * read-only, so a sandboxed step cannot poison what runs outside later,
+ * and the sandbox's own cache lasts from one run of the project to the
+ * next.  CARGO_HOME is the exception: it holds cargo's configuration too
+ * (config.toml: mirrors, registries, vendored sources), so it is moved
+ * only when the host's has none (cargo_safe). */
 static const struct {
 	const char *var, *sub;
 } cache_vars[] = {
@@ -164,8 +171,45 @@ static int proxy_var(const char *var)
 	return has_name(var, "NODE_USE_ENV_PROXY");
 }
 
+/* Is CARGO_HOME free of configuration, so that moving it changes only
+ * where cargo caches?  The caller's CARGO_HOME, or ~/.cargo. */
+static int cargo_safe(const struct sbx_policy *p, char *const *from)
+{
+	static const char *const conf[] = { "config.toml", "config" };
+	const char *home = NULL;
+	char path[4096];
+
+	for (size_t i = 0; from && from[i]; i++)
+		if (!strncmp(from[i], "CARGO_HOME=", 11))
+			home = from[i] + 11;
+	for (size_t i = 0; i < NELEM(conf); i++) {
+		if (home && *home)
+			snprintf(path, sizeof(path), "%s/%s", home, conf[i]);
+		else if (p->home)
+			snprintf(path, sizeof(path), "%s/.cargo/%s", p->home,
+				 conf[i]);
+		else
+			return 0;
+		if (access(path, F_OK) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* A cache variable this run sets (skip_cargo: CARGO_HOME is left). */
+static int cache_var(const char *var, const struct sbx_policy *p,
+		     int skip_cargo)
+{
+	if (!p->redirect_caches || !p->cache_dir)
+		return 0;
+	for (size_t i = 0; i < NCACHE; i++)
+		if (has_name(var, cache_vars[i].var))
+			return !(skip_cargo && has_name(var, "CARGO_HOME"));
+	return 0;
+}
+
 /* Set by us, so never inherited. */
-static int ours(const char *var, const struct sbx_policy *p)
+static int ours(const char *var, const struct sbx_policy *p, int skip_cargo)
 {
 	static const char *const names[] = { "SBXRUN", "SBXRUN_NET",
 					     "SBXRUN_REPORT", "SBXRUN_POLICY",
@@ -174,10 +218,8 @@ static int ours(const char *var, const struct sbx_policy *p)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (has_name(var, names[i]))
 			return 1;
-	if (p->redirect_caches && p->cache_dir)
-		for (size_t i = 0; i < NCACHE; i++)
-			if (has_name(var, cache_vars[i].var))
-				return 1;
+	if (cache_var(var, p, skip_cargo))
+		return 1;
 	if (p->net == SBX_NET_FILTERED)
 		return proxy_var(var);
 	return 0;
@@ -238,11 +280,14 @@ static int set_proxy(struct sbx_env *e, const struct sbx_env_vars *x)
 }
 
 static int set_ours(struct sbx_env *e, const struct sbx_policy *p,
-		    const struct sbx_env_vars *x, const char *kept_preload)
+		    const struct sbx_env_vars *x, const char *kept_preload,
+		    int skip_cargo)
 {
 	if (p->redirect_caches && p->cache_dir)
 		for (size_t i = 0; i < NCACHE; i++)
-			if (set(e, "%s=%s/%s", cache_vars[i].var, p->cache_dir,
+			if (!(skip_cargo &&
+			      !strcmp(cache_vars[i].var, "CARGO_HOME")) &&
+			    set(e, "%s=%s/%s", cache_vars[i].var, p->cache_dir,
 				cache_vars[i].sub) < 0)
 				return -1;
 	if (set(e, "SBXRUN=%s", x->advisory ? "advisory" : "1") < 0 ||
@@ -281,6 +326,7 @@ int sbx_env_build(struct sbx_env *e, const struct sbx_policy *p,
 {
 	const char *kept_preload = NULL;
 	size_t n = 0;
+	int skip_cargo = p->redirect_caches && !cargo_safe(p, from);
 
 	memset(e, 0, sizeof(*e));
 	while (from && from[n])
@@ -295,11 +341,13 @@ int sbx_env_build(struct sbx_env *e, const struct sbx_policy *p,
 		if (!eq)
 			continue;
 		if (!sbx_policy_env_pass(p, from[i])) {
-			if (!ours(from[i], p) && withhold(e, from[i], eq) < 0)
+			if (!ours(from[i], p, skip_cargo) &&
+			    withhold(e, from[i], eq) < 0)
 				goto nomem;
 			continue;
 		}
-		if (!sbx_policy_env_kept(p, from[i]) && !ours(from[i], p) &&
+		if (!sbx_policy_env_kept(p, from[i]) &&
+		    !ours(from[i], p, skip_cargo) &&
 		    sbx_env_secret_value(eq + 1)) {
 			size_t had = e->nwithheld;
 
@@ -312,10 +360,10 @@ int sbx_env_build(struct sbx_env *e, const struct sbx_policy *p,
 		}
 		if (has_name(from[i], "LD_PRELOAD"))
 			kept_preload = from[i] + 11;
-		if (!ours(from[i], p))
+		if (!ours(from[i], p, skip_cargo))
 			e->v[e->n++] = from[i];
 	}
-	if (set_ours(e, p, x, kept_preload) == 0)
+	if (set_ours(e, p, x, kept_preload, skip_cargo) == 0)
 		return 0;
 nomem:
 	sbx_env_free(e);

@@ -49,7 +49,8 @@ struct sbx_env {
  *     variable env.keep names is passed as it is),
  *     except the variables set below, which replace inherited ones (a
  *     nested sbxrun must not pass the outer sandbox's on as its own);
- *   - the build profile's cache variables, pointed at p->cache_dir;
+ *   - with redirect_caches, the tools' cache variables, pointed at
+ *     p->cache_dir (CARGO_HOME only when the host's holds no config);
  *   - SBXRUN=1, SBXRUN_NET=off|on|filtered (what the internet is to the
  *     command: loopback is "off"), SBXRUN_REPORT, SBXRUN_POLICY;
  *   - LD_PRELOAD with the shim first, then any preloads the policy kept;

@@ -204,6 +204,27 @@ teardown() { sbx_teardown; }
 	[[ "$output" == *"caches redirected to: $HOME/.cache/sbxrun/build/"* ]]
 }
 
+@test "the default profile redirects caches too; --caches off, strict and a conf turn it off" {
+	run "$SBXRUN" --dry-run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"caches redirected to: $HOME/.cache/sbxrun/build/"* ]]
+	run "$SBXRUN" --caches off --dry-run
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"caches redirected"* ]]
+	run "$SBXRUN" --profile strict --dry-run
+	[[ "$output" != *"caches redirected"* ]]
+	mkdir -p "$HOME/.config/sbxrun"
+	echo 'redirect_caches = false;' > "$HOME/.config/sbxrun/config"
+	run "$SBXRUN" --dry-run
+	[[ "$output" != *"caches redirected"* ]]
+	run "$SBXRUN" --caches on --dry-run
+	[[ "$output" == *"caches redirected to: $HOME/.cache/sbxrun/build/"* ]]
+	rm "$HOME/.config/sbxrun/config"
+	run "$SBXRUN" --caches maybe --dry-run
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"--caches takes on or off, not 'maybe'"* ]]
+}
+
 @test "refuses /, HOME and system dirs as the writable project unless forced" {
 	cd "$HOME"
 	run "$SBXRUN" --list-paths

@@ -316,14 +316,29 @@ t('small', lambda: os.write(fd, b'ok'))
 
 # ------------------------------------------------------------ hints
 
-@test "hints: a build tool's read-only cache points to the build profile, and that works" {
-	follow 'mkdir -p "${npm_config_cache:-$HOME/.npm}/_cacache"' "cannot write '.npm': read-only in this sandbox (npm's cache: the build profile gives each project a writable cache of its own;"
-	[[ "$line" == *"; to allow: sbxrun --profile build" ]]
-	follow 'mkdir -p "${PIP_CACHE_DIR:-$HOME/.cache/pip}/http"' "read-only in this sandbox (pip's cache: the build profile"
+@test "hints: a build tool's read-only cache points to --caches on, and that works" {
+	# caches off (a conf's redirect_caches = false): the host's cache is
+	# read-only and --caches on gives the project its own
+	follow 'mkdir -p "${npm_config_cache:-$HOME/.npm}/_cacache"' "cannot write '.npm': read-only in this sandbox (npm's cache, shared with runs outside the sandbox: --caches on gives each project a writable cache of its own;" --caches off
+	[[ "$line" == *"; to allow: sbxrun --caches on" ]]
+	follow 'mkdir -p "${PIP_CACHE_DIR:-$HOME/.cache/pip}/http"' "read-only in this sandbox (pip's cache, shared with runs outside the sandbox: --caches on" --caches off
 	if command -v npm >/dev/null; then
-		follow 'npm cache verify' "cannot write '$HOME/.npm': read-only in this sandbox (npm's cache:"
+		follow 'npm cache verify' "cannot write '$HOME/.npm': read-only in this sandbox (npm's cache" --caches off
+		# the default: npm's cache is the project's own, the host's untouched
+		run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" -c 'npm cache verify'
+		echo "$stderr"
+		[ "$status" -eq 0 ]
+		[[ "$stderr" != *"cannot write"* ]]
+		[ ! -e "$HOME/.npm/_cacache" ]
 	fi
-	# another profile is not swapped for build: the plain fix
+	# caches on, a tool that ignores its variable: said, no --caches hint
+	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" -c 'mkdir -p ~/.npm/x'
+	echo "$stderr"
+	[ "$status" -ne 0 ]
+	[[ "$stderr" == *"npm's cache, shared with runs outside the sandbox: this run's tools have a cache of the project's own"* ]]
+	[[ "$stderr" != *"--caches on"* && "$stderr" != *"--profile build"* ]]
+	[ ! -e "$HOME/.npm/x" ]
+	# another profile: the plain fix
 	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" --profile strict -c 'mkdir -p ~/.npm/x'
 	[[ "$stderr" != *"--profile build"* ]]
 }

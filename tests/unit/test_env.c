@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "env.h"
 #include "policy.h"
@@ -187,8 +189,41 @@ static void test_preload(void **state)
 	sbx_policy_free(&p);
 }
 
-/* The build profile points every cache variable at the project's cache
- * directory, replacing the caller's. */
+/* A CARGO_HOME with a config.toml is left as it is, and the caller's
+ * CARGO_HOME passes. */
+static void cargo_conf(struct sbx_policy *p, char **from,
+		       const struct sbx_env_vars *x)
+{
+	char dir[] = "/tmp/sbx-test-env-XXXXXX", conf[64], var[64];
+	char *with[] = { var, from[0], from[1], NULL };
+	struct sbx_err err;
+	struct sbx_env e;
+	int fd;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(conf, sizeof(conf), "%s/config.toml", dir);
+	snprintf(var, sizeof(var), "CARGO_HOME=%s", dir);
+	sbx_strv_add(p, &p->env_keep, "CARGO_HOME", (struct sbx_src){ 0 });
+	assert_int_equal(sbx_env_build(&e, p, with, x, &err), 0);
+	assert_string_equal(get(&e, "CARGO_HOME"),
+			    "/home/u/.cache/sbxrun/build/abc/cargo");
+	sbx_env_free(&e);
+	fd = open(conf, O_WRONLY | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(sbx_env_build(&e, p, with, x, &err), 0);
+	assert_int_equal(count(&e, "CARGO_HOME"), 1);
+	assert_string_equal(get(&e, "CARGO_HOME"), dir);
+	assert_string_equal(get(&e, "GOCACHE"),
+			    "/home/u/.cache/sbxrun/build/abc/go-build");
+	sbx_env_free(&e);
+	unlink(conf);
+	rmdir(dir);
+}
+
+/* redirect_caches points every cache variable at the project's cache
+ * directory, replacing the caller's; CARGO_HOME only while the host's
+ * holds no config.toml (it would be ignored there). */
 static void test_caches(void **state)
 {
 	char *from[] = { "GOCACHE=/home/u/.cache/go", "PATH=/bin", NULL };
@@ -206,6 +241,7 @@ static void test_caches(void **state)
 	sbx_env_free(&e);
 	p.redirect_caches = 1;
 	p.cache_dir = strdup("/home/u/.cache/sbxrun/build/abc");
+	p.home = strdup("/nonexistent-sbx-home");
 	assert_int_equal(sbx_env_build(&e, &p, from, &x, &err), 0);
 	assert_int_equal(count(&e, "GOCACHE"), 1);
 	assert_string_equal(get(&e, "GOCACHE"),
@@ -215,6 +251,7 @@ static void test_caches(void **state)
 	assert_string_equal(get(&e, "XDG_CACHE_HOME"),
 			    "/home/u/.cache/sbxrun/build/abc/xdg");
 	sbx_env_free(&e);
+	cargo_conf(&p, from, &x);
 	sbx_policy_free(&p);
 }
 

@@ -41,7 +41,7 @@ int sbx_cli_status(const struct sbx_opts *opts, char **text);
 struct sbx_cli_info {
 	const char *profile; /* the profile in force */
 	const char *project; /* the project directory */
-	const char *cache_dir; /* build profile: where caches go, or NULL */
+	const char *cache_dir; /* redirect_caches: where caches go, or NULL */
 	int inject; /* SBX_CLI_INJECT_*: the conf's inject */
 	char inject_src[600]; /* "file:line" of the inject setting, or "" */
 };
