@@ -15,8 +15,9 @@
  *
  *   bash: bash --rcfile DIR/bashrc -i     (PS1, HISTFILE)
  *   zsh:  ZDOTDIR=DIR zsh -i              (DIR/.zshrc: PROMPT, HISTFILE)
- *   fish: fish --init-command ...         (fish_prompt wrapped; its history
- *                                          stays in fish's data dir)
+ *   fish: XDG_CONFIG_HOME=XDG_DATA_HOME=DIR fish --init-command ...
+ *         (DIR/fish/config.fish restores them and reads the user's
+ *         fish config; fish_prompt wrapped; DIR/fish/fish_history)
  *   sh, dash and others: ENV=DIR/shrc    (PS1, HISTFILE where it counts)
  */
 #include <errno.h>
@@ -89,6 +90,105 @@ static const char *base(const char *p)
 	return s ? s + 1 : p;
 }
 
+/* s in fish's single quotes (only \\ and \' are escapes there). */
+static void fish_quoted(char *out, size_t n, const char *s)
+{
+	size_t o = 0;
+
+	if (o + 1 < n)
+		out[o++] = '\'';
+	for (; *s && o + 4 < n; s++) {
+		if (*s == '\'' || *s == '\\')
+			out[o++] = '\\';
+		out[o++] = *s;
+	}
+	out[o++] = '\'';
+	out[o] = '\0';
+}
+
+/* `set -gx NAME 'value'`, or `set -e NAME` when the caller had none: the
+ * commands fish runs see the caller's XDG directories, not ours. */
+static void fish_restore(char *out, size_t n, const char *name)
+{
+	const char *v = getenv(name);
+	char q[PATH_MAX + 64];
+
+	if (!v) {
+		snprintf(out, n, "set -e %s\n", name);
+		return;
+	}
+	fish_quoted(q, sizeof q, v);
+	snprintf(out, n, "set -gx %s %s\n", name, q);
+}
+
+/* DIR/fish, a directory of ours: whatever the sandbox left under that
+ * name (a link to the host's ~/.config/fish) is removed, never entered. */
+static int fish_dir(char *path, size_t n)
+{
+	struct stat st;
+
+	snprintf(path, n, "%s/fish", dir);
+	if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(path) < 0)
+		return -1;
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return -1;
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}
+
+/*
+ * fish reads and writes its config dir ($XDG_CONFIG_HOME/fish: universal
+ * variables) and its data dir (history), both read-only in the sandbox
+ * under ~.  Both point at DIR for fish itself: DIR/fish/config.fish (made
+ * anew each time) puts the caller's XDG variables back for the commands
+ * it runs, then reads the user's own fish configuration (functions,
+ * completions, conf.d, config.fish); the history goes to
+ * DIR/fish/fish_history.
+ */
+static char **fish(const char *sh)
+{
+	static char cfg_env[PATH_MAX + 32], data_env[PATH_MAX + 32];
+	char sub[PATH_MAX + 8], text[4 * PATH_MAX + 1024], r1[PATH_MAX + 96],
+		r2[PATH_MAX + 96], user[PATH_MAX + 16], uq[PATH_MAX + 64];
+	const char *x = getenv("XDG_CONFIG_HOME");
+
+	if (fish_dir(sub, sizeof sub) < 0)
+		return plain("cannot make the fish directory in");
+	snprintf(rc, sizeof rc, "%s/config.fish", sub);
+	fish_restore(r1, sizeof r1, "XDG_CONFIG_HOME");
+	fish_restore(r2, sizeof r2, "XDG_DATA_HOME");
+	if (x && *x == '/')
+		snprintf(user, sizeof user, "%s/fish", x);
+	else
+		snprintf(user, sizeof user, "%s/.config/fish",
+			 getenv("HOME") ? getenv("HOME") : "");
+	fish_quoted(uq, sizeof uq, user);
+	snprintf(text, sizeof text,
+		 "# made by sbxrun for its interactive shell\n%s%s"
+		 "set -l u %s\n"
+		 "test -d $u/functions; and set -a fish_function_path "
+		 "$u/functions\n"
+		 "test -d $u/completions; and set -a fish_complete_path "
+		 "$u/completions\n"
+		 "for f in $u/conf.d/*.fish; source $f; end\n"
+		 "test -f $u/config.fish; and source $u/config.fish\n",
+		 r1, r2, uq);
+	if (write_rc(rc, text) < 0)
+		return plain("cannot write the rc file in");
+	snprintf(cfg_env, sizeof cfg_env, "XDG_CONFIG_HOME=%s", dir);
+	snprintf(data_env, sizeof data_env, "XDG_DATA_HOME=%s", dir);
+	argv_out[0] = (char *)"/usr/bin/env";
+	argv_out[1] = cfg_env;
+	argv_out[2] = data_env;
+	argv_out[3] = (char *)sh;
+	argv_out[4] = (char *)"--init-command";
+	argv_out[5] = (char *)"functions -q fish_prompt; and functions "
+			      "-c fish_prompt _sbxrun_prompt; function "
+			      "fish_prompt; echo -n '" MARK
+			      "'; _sbxrun_prompt; end";
+	argv_out[6] = NULL;
+	return argv_out;
+}
+
 /* sh is the user's shell (absolute); returns the argv to run, and adds
  * the history directory to c's overrides.  NULL: run sh as it is. */
 char **cli_ishell(struct cli *c, const char *sh)
@@ -127,16 +227,8 @@ char **cli_ishell(struct cli *c, const char *sh)
 		argv_out[4] = NULL;
 		return argv_out;
 	}
-	if (!strcmp(b, "fish")) {
-		argv_out[0] = (char *)sh;
-		argv_out[1] = (char *)"--init-command";
-		argv_out[2] = (char *)"functions -q fish_prompt; and functions "
-				      "-c fish_prompt _sbxrun_prompt; function "
-				      "fish_prompt; echo -n '" MARK
-				      "'; _sbxrun_prompt; end";
-		argv_out[3] = NULL;
-		return argv_out;
-	}
+	if (!strcmp(b, "fish"))
+		return fish(sh);
 	if (!strcmp(b, "zsh")) {
 		snprintf(rc, sizeof rc, "%s/.zshrc", dir);
 		snprintf(text, sizeof text,
