@@ -319,10 +319,10 @@ static void put_path_reason(struct sb *b, const struct sbx_cpol *v,
 			sb_put(b, "'s cache, shared with runs outside the "
 				  "sandbox");
 			sb_put(b, caches_redirected(v)
-					  ? ": this run's tools have a cache "
-					    "of the project's own (--dry-run "
-					    "shows where), this one did not "
-					    "use it; "
+					  ? ": this run's caches are the "
+					    "project's own (--dry-run shows "
+					    "where), but this tool wrote the "
+					    "shared one; "
 					  : ": --caches on gives each project "
 					    "a writable cache of its own; ");
 		}

@@ -20,12 +20,19 @@
 static const struct {
 	const char *var, *sub;
 } cache_vars[] = {
-	{ "XDG_CACHE_HOME", "xdg" },	    { "npm_config_cache", "npm" },
-	{ "PIP_CACHE_DIR", "pip" },	    { "CARGO_HOME", "cargo" },
-	{ "GOCACHE", "go-build" },	    { "GOMODCACHE", "go-mod" },
-	{ "GRADLE_USER_HOME", "gradle" },   { "PNPM_STORE_DIR", "pnpm" },
-	{ "YARN_CACHE_FOLDER", "yarn" },    { "CCACHE_DIR", "ccache" },
-	{ "npm_config_store_dir", "pnpm" },
+	{ "XDG_CACHE_HOME", "xdg" },
+	{ "npm_config_cache", "npm" },
+	{ "PIP_CACHE_DIR", "pip" },
+	{ "CARGO_HOME", "cargo" },
+	{ "GOCACHE", "go-build" },
+	{ "GOMODCACHE", "go-mod" },
+	{ "GRADLE_USER_HOME", "gradle" },
+	{ "PNPM_STORE_DIR", "pnpm" },
+	{ "YARN_CACHE_FOLDER", "yarn" },
+	{ "CCACHE_DIR", "ccache" },
+	/* pnpm 9 takes its store from PNPM_HOME (DIR/store);
+	 * npm_config_store_dir would make npm warn on every run */
+	{ "PNPM_HOME", "pnpm" },
 };
 #define NCACHE (sizeof(cache_vars) / sizeof(cache_vars[0]))
 
@@ -171,17 +178,23 @@ static int proxy_var(const char *var)
 	return has_name(var, "NODE_USE_ENV_PROXY");
 }
 
-/* Is CARGO_HOME free of configuration, so that moving it changes only
- * where cargo caches?  The caller's CARGO_HOME, or ~/.cargo. */
+/* Does moving CARGO_HOME change only where cargo caches?  Yes when the
+ * caller's CARGO_HOME (or ~/.cargo) holds no config, or when it is
+ * ~/.cargo and the project is under the home directory: cargo reads the
+ * .cargo/config.toml of every directory above the project anyway. */
 static int cargo_safe(const struct sbx_policy *p, char *const *from)
 {
 	static const char *const conf[] = { "config.toml", "config" };
 	const char *home = NULL;
 	char path[4096];
+	size_t hl = p->home ? strlen(p->home) : 0;
 
 	for (size_t i = 0; from && from[i]; i++)
 		if (!strncmp(from[i], "CARGO_HOME=", 11))
 			home = from[i] + 11;
+	if (!(home && *home) && hl > 1 && p->project &&
+	    !strncmp(p->project, p->home, hl) && p->project[hl] == '/')
+		return 1;
 	for (size_t i = 0; i < NELEM(conf); i++) {
 		if (home && *home)
 			snprintf(path, sizeof(path), "%s/%s", home, conf[i]);

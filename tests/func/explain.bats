@@ -335,7 +335,7 @@ t('small', lambda: os.write(fd, b'ok'))
 	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" -c 'mkdir -p ~/.npm/x'
 	echo "$stderr"
 	[ "$status" -ne 0 ]
-	[[ "$stderr" == *"npm's cache, shared with runs outside the sandbox: this run's tools have a cache of the project's own"* ]]
+	[[ "$stderr" == *"npm's cache, shared with runs outside the sandbox: this run's caches are the project's own (--dry-run shows where), but this tool wrote the shared one"* ]]
 	[[ "$stderr" != *"--caches on"* && "$stderr" != *"--profile build"* ]]
 	[ ! -e "$HOME/.npm/x" ]
 	# another profile: the plain fix
