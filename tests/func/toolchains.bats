@@ -178,6 +178,24 @@ need_npm_registry() {
 	[ -f "$P/node_modules/is-number/package.json" ]
 }
 
+@test "npm install with the network off fails at once, and says why before npm does" {
+	command -v npm >/dev/null || skip "npm is not installed"
+	printf '{ "name": "p", "version": "1.0.0", "private": true }\n' > "$P/package.json"
+	start=$(date +%s)
+	run --separate-stderr xsbx -- npm install --no-audit --no-fund is-number
+	took=$(($(date +%s) - start))
+	echo "$took s: $status $stderr"
+	[ "$status" -ne 0 ]
+	# npm's own retries took 70 s (fetch-retries 2, backoff to 60 s)
+	[ "$took" -lt 20 ]
+	want="sbxrun: cannot resolve 'registry.npmjs.org': network access is off in this sandbox"
+	[ "$(count "$stderr" "$want")" = 1 ]
+	first=$(printf '%s\n' "$stderr" | grep -n -m1 -F "$want" | cut -d: -f1)
+	npmerr=$(printf '%s\n' "$stderr" | grep -n -m1 "^npm error" | cut -d: -f1)
+	[ "$first" -lt "$npmerr" ]
+	[ ! -e "$P/node_modules/is-number" ]
+}
+
 @test "pnpm install from the registry on the default profile; its store is the project's own" {
 	command -v pnpm >/dev/null || skip "pnpm is not installed (tools/install-deps.sh installs pnpm@9)"
 	need_npm_registry
