@@ -496,8 +496,8 @@ static int write_policy(struct run_ctx *c, struct sbx_rundir *rd,
 		return -1;
 	if (sbx_cpol_view(c->cpol, c->cpol_len, &v, &why) < 0)
 		return sbx_errf(err, 0, "compiled policy: %s", why);
-	if (sbx_selfcheck(&c->s->pol, &v, c->have_shim ? c->shim : NULL, err) <
-	    0)
+	if (sbx_selfcheck(&c->s->pol, &v, c->have_shim ? c->shim : NULL,
+			  c->s->locs.config_dir, err) < 0)
 		return -1;
 	return sbx_rundir_put(rd, c->cpol, c->cpol_len, err);
 }

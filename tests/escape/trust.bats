@@ -45,3 +45,22 @@ teardown() { esc_teardown; }
 	run xsbx -- true
 	[ "$status" -eq 0 ]
 }
+
+# ------------------------------------------------------------ E-19
+
+@test "E-19 sbxrun's own conf directory (XDG_CONFIG_HOME) under the project is never plantable, absent or present" {
+	# absent, with its parent absent too: refused before anything runs
+	run env XDG_CONFIG_HOME="$P/.config" timeout 60 "$SBXRUN" --mode "$SBX_MODE" -- \
+		"$SBX_SYS.static" mkdir "$P/.config"
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"sbxrun's own conf directory (missing) '$P/.config/sbxrun' would be writable"*"set XDG_CONFIG_HOME to a directory outside the writable paths"* ]]
+	[ ! -e "$P/.config" ]
+	# present: a static write into it (no shim) never lands
+	mkdir -p "$P/.config/sbxrun"
+	run env XDG_CONFIG_HOME="$P/.config" timeout 60 "$SBXRUN" --mode "$SBX_MODE" -- \
+		"$SBX_SYS.static" creat "$P/.config/sbxrun/config" 'network = { mode = "on"; };'
+	[ ! -e "$P/.config/sbxrun/config" ]
+	# the fix it names: XDG_CONFIG_HOME outside; the run then works
+	run env XDG_CONFIG_HOME="$T/xdg" timeout 60 "$SBXRUN" --mode "$SBX_MODE" -- true
+	[ "$status" -eq 0 ]
+}
