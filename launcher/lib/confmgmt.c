@@ -205,6 +205,8 @@ int sbx_conf_trust(const struct sbx_locs *l, struct sbx_err *err)
 	char h[33], dir[PATH_MAX], line[40], *text = NULL;
 	int r = sbx_conf_read(l->inrepo_conf, &text, err);
 
+	if (r == 1 && unlink(l->trust_file) == 0)
+		return 1; /* a trusted conf that is gone: forgotten (E-17) */
 	if (r == 1)
 		return sbx_errf(err, ENOENT, "%s: cannot read", l->inrepo_conf);
 	if (r < 0)

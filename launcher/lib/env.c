@@ -36,6 +36,18 @@ static const struct {
 };
 #define NCACHE (sizeof(cache_vars) / sizeof(cache_vars[0]))
 
+/* No internet (network off or loopback): package managers' retries
+ * cannot succeed, only delay the error.  npm waited 10 + 60 s before
+ * saying EAI_AGAIN (fetch-retries 2, backoff up to 60 s): the first npm
+ * install of a new user failed after 70 silent seconds.  Set unless the
+ * caller set them. */
+static const char *const noretry_vars[] = {
+	"npm_config_fetch_retries=0", /* npm, pnpm */
+	"PIP_RETRIES=0",
+	"CARGO_NET_RETRY=0",
+};
+#define NNORETRY (sizeof(noretry_vars) / sizeof(noretry_vars[0]))
+
 /* SBXRUN, SBXRUN_NET, SBXRUN_REPORT, SBXRUN_POLICY, LD_PRELOAD. */
 #define NOURS 5
 
@@ -292,6 +304,18 @@ static int set_proxy(struct sbx_env *e, const struct sbx_env_vars *x)
 	return set(e, "NODE_USE_ENV_PROXY=1");
 }
 
+/* Does e already hold the variable NAME=... names (passed from the
+ * caller)? */
+static int inherited(const struct sbx_env *e, const char *nameval)
+{
+	size_t n = (size_t)(strchr(nameval, '=') - nameval);
+
+	for (size_t i = 0; i < e->n; i++)
+		if (!strncmp(e->v[i], nameval, n) && e->v[i][n] == '=')
+			return 1;
+	return 0;
+}
+
 static int set_ours(struct sbx_env *e, const struct sbx_policy *p,
 		    const struct sbx_env_vars *x, const char *kept_preload,
 		    int skip_cargo)
@@ -312,6 +336,12 @@ static int set_ours(struct sbx_env *e, const struct sbx_policy *p,
 		return -1;
 	if (p->net == SBX_NET_FILTERED && x->proxy_addr && set_proxy(e, x) < 0)
 		return -1;
+	if (!x->advisory &&
+	    (p->net == SBX_NET_OFF || p->net == SBX_NET_LOOPBACK))
+		for (size_t i = 0; i < NNORETRY; i++)
+			if (!inherited(e, noretry_vars[i]) &&
+			    set(e, "%s", noretry_vars[i]) < 0)
+				return -1;
 	return set_preload(e, x->shim, kept_preload);
 }
 
@@ -344,8 +374,9 @@ int sbx_env_build(struct sbx_env *e, const struct sbx_policy *p,
 	memset(e, 0, sizeof(*e));
 	while (from && from[n])
 		n++;
-	e->v = calloc(n + NCACHE + NOURS + NPROXY + 1, sizeof(*e->v));
-	e->own = calloc(NCACHE + NOURS + NPROXY, sizeof(*e->own));
+	e->v = calloc(n + NCACHE + NOURS + NPROXY + NNORETRY + 1,
+		      sizeof(*e->v));
+	e->own = calloc(NCACHE + NOURS + NPROXY + NNORETRY, sizeof(*e->own));
 	if (!e->v || !e->own)
 		goto nomem;
 	for (size_t i = 0; i < n; i++) {

@@ -65,6 +65,26 @@ echo DONE"
 	[ -z "$(git -C "$T/up" status --porcelain)" ]
 }
 
+@test "git worktree add outside the project: refused with the fix, and the fix works" {
+	git -C "$P" init -q
+	echo x > "$P/f"
+	git -C "$P" add f
+	git -C "$P" commit -qm init
+	run --separate-stderr xsbx -- git worktree add -q --detach ../wt
+	echo "$status $stderr"
+	[ "$status" -ne 0 ]
+	[ ! -e "$T/wt" ]
+	line=$(printf '%s\n' "$stderr" | grep -F "sbxrun: cannot write '../wt': read-only in this sandbox")
+	fix=${line##*; to allow: sbxrun }
+	[ "$fix" = "--allow-write $T/wt/" ]
+	# shellcheck disable=SC2086 # the flags as printed
+	run --separate-stderr xsbx $fix -- git worktree add -q --detach ../wt
+	echo "$status $stderr"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$T/wt/f")" = x ]
+	git -C "$P" worktree list | grep -q "$T/wt .*(detached HEAD)"
+}
+
 @test "git: in a repository made outside, .git/config is protected and every refusal says so" {
 	git -C "$P" init -q
 	echo x > "$P/f"
@@ -176,6 +196,24 @@ need_npm_registry() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ -f "$P/node_modules/is-number/package.json" ]
+}
+
+@test "npm install with the network off fails at once, and says why before npm does" {
+	command -v npm >/dev/null || skip "npm is not installed"
+	printf '{ "name": "p", "version": "1.0.0", "private": true }\n' > "$P/package.json"
+	start=$(date +%s)
+	run --separate-stderr xsbx -- npm install --no-audit --no-fund is-number
+	took=$(($(date +%s) - start))
+	echo "$took s: $status $stderr"
+	[ "$status" -ne 0 ]
+	# npm's own retries took 70 s (fetch-retries 2, backoff to 60 s)
+	[ "$took" -lt 20 ]
+	want="sbxrun: cannot resolve 'registry.npmjs.org': network access is off in this sandbox"
+	[ "$(count "$stderr" "$want")" = 1 ]
+	first=$(printf '%s\n' "$stderr" | grep -n -m1 -F "$want" | cut -d: -f1)
+	npmerr=$(printf '%s\n' "$stderr" | grep -n -m1 "^npm error" | cut -d: -f1)
+	[ "$first" -lt "$npmerr" ]
+	[ ! -e "$P/node_modules/is-number" ]
 }
 
 @test "pnpm install from the registry on the default profile; its store is the project's own" {

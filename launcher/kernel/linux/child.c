@@ -505,10 +505,10 @@ void sbx_cmd_main(const struct sup *s)
 	const struct sbx_launch *l = s->l;
 	int r;
 
-	if (l->keep_tty)
-		take_terminal();
-	else
+	if (!l->keep_tty)
 		setsid(); /* TTY-01: no terminal shared with the caller */
+	else if (s->tty_pgrp > 0)
+		take_terminal(); /* not when started in the background */
 	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	hygiene(s);
 	if (l->workdir && chdir(l->workdir) < 0) {

@@ -1,0 +1,66 @@
+#!/usr/bin/env bats
+# What a run trusts must not change meaning behind the user's back (the
+# review's E-10, E-17, E-19, W-12): a trusted conf that changed, a conf
+# root replaced by a symlink, sbxrun's own conf directory planted under a
+# writable root, an --allow-* path that is a planted symlink.  Attacks run
+# as static probes (no shim); the results are judged from outside.
+
+load ../lib/common
+source "$BATS_TEST_DIRNAME/_lib.bats"
+
+setup() { esc_setup; }
+teardown() { esc_teardown; }
+
+# ------------------------------------------------------------ E-17
+
+@test "E-17 a trusted conf that changed (inside or outside) refuses the run; its hide rule never silently vanishes" {
+	mkdir -p "$HOME/work-secrets"
+	echo "$CANARY" > "$HOME/work-secrets/k"
+	echo 'paths = ( { root = "~/work-secrets"; mode = "hide"; } );' > "$P/.sbxrun.conf"
+	run "$SBXRUN" --trust
+	[ "$status" -eq 0 ]
+	run xsbx -- cat "$HOME/work-secrets/k"
+	[[ "$output" != *"$CANARY"* ]]
+	# from inside, without the shim: in landlock-only the conf is only
+	# advisory-protected, so this may succeed; either way the next run
+	# must not lose the hide
+	run xsbx -- "$SBX_SYS.static" append "$P/.sbxrun.conf" " "
+	# and the same from outside (a git pull, another branch)
+	echo '# changed' >> "$P/.sbxrun.conf"
+	run xsbx -- cat "$HOME/work-secrets/k"
+	[ "$status" -eq 125 ]
+	[[ "$output" != *"$CANARY"* ]]
+	[[ "$output" == *"changed since you trusted it; refusing"*"sbxrun --trust"* ]]
+	# removed (landlock-only: an unlink from inside) is no better
+	run xsbx -- "$SBX_SYS.static" unlink "$P/.sbxrun.conf"
+	rm -f "$P/.sbxrun.conf"
+	run xsbx -- cat "$HOME/work-secrets/k"
+	[ "$status" -eq 125 ]
+	[[ "$output" != *"$CANARY"* ]]
+	[[ "$output" == *"was trusted but is gone"*"sbxrun --trust"* ]]
+	# the "to allow" the refusal names: sbxrun --trust, then it runs
+	run "$SBXRUN" --trust
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"forgot"* ]]
+	run xsbx -- true
+	[ "$status" -eq 0 ]
+}
+
+# ------------------------------------------------------------ E-19
+
+@test "E-19 sbxrun's own conf directory (XDG_CONFIG_HOME) under the project is never plantable, absent or present" {
+	# absent, with its parent absent too: refused before anything runs
+	run env XDG_CONFIG_HOME="$P/.config" timeout 60 "$SBXRUN" --mode "$SBX_MODE" -- \
+		"$SBX_SYS.static" mkdir "$P/.config"
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"sbxrun's own conf directory (missing) '$P/.config/sbxrun' would be writable"*"set XDG_CONFIG_HOME to a directory outside the writable paths"* ]]
+	[ ! -e "$P/.config" ]
+	# present: a static write into it (no shim) never lands
+	mkdir -p "$P/.config/sbxrun"
+	run env XDG_CONFIG_HOME="$P/.config" timeout 60 "$SBXRUN" --mode "$SBX_MODE" -- \
+		"$SBX_SYS.static" creat "$P/.config/sbxrun/config" 'network = { mode = "on"; };'
+	[ ! -e "$P/.config/sbxrun/config" ]
+	# the fix it names: XDG_CONFIG_HOME outside; the run then works
+	run env XDG_CONFIG_HOME="$T/xdg" timeout 60 "$SBXRUN" --mode "$SBX_MODE" -- true
+	[ "$status" -eq 0 ]
+}
