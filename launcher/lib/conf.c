@@ -917,22 +917,6 @@ static void builtin_protect(struct sbx_policy *p, const struct sbx_locs *l)
 	}
 }
 
-/* Can dir be made (or is it there)?  A read-only or unwritable home gets
- * no cache redirection rather than a failed run (issue 12: any HOME). */
-static int can_make(const char *dir)
-{
-	char d[PATH_MAX];
-	char *slash;
-
-	snprintf(d, sizeof d, "%s", dir);
-	while (access(d, F_OK) != 0) {
-		if (!(slash = strrchr(d, '/')) || slash == d)
-			return 0;
-		*slash = '\0';
-	}
-	return access(d, W_OK) == 0;
-}
-
 int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 		  const struct sbx_opts *o, struct sbx_err *err)
 {
@@ -948,9 +932,7 @@ int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 	p->home_pw = l->account_home[0] ? strdup(l->account_home) : NULL;
 	/* Inside another sandbox the home is the outer run's to grant: the
 	 * caches stay where the outer run pointed them (its variables). */
-	p->cache_dir = sbx_inside() || !can_make(l->cache_dir)
-			       ? NULL
-			       : strdup(l->cache_dir);
+	p->cache_dir = sbx_inside() ? NULL : strdup(l->cache_dir);
 	if (read_tiers(p, l, o, t, err) < 0)
 		goto out;
 	for (int i = 0; i < 4 && !profile; i++)
