@@ -89,3 +89,31 @@ teardown() { esc_teardown; }
 	[ "$status" -eq 0 ]
 	[ "$(cat "$P/out/f")" = ok ]
 }
+
+# ------------------------------------------------------------ W-12
+
+@test "W-12 --allow-read/--allow-write of a project path that a run made a symlink into a hidden root: refused, naming the target" {
+	# run 1, no shim: plant notes.txt -> ~/.ssh/id_rsa
+	run xsbx -- "$SBX_SYS.static" symlink "$HOME/.ssh/id_rsa" "$P/notes.txt"
+	[ -L "$P/notes.txt" ]
+	for f in --allow-read --allow-write; do
+		run xsbx "$f" "$P/notes.txt" -- "$SBX_SYS.static" read "$P/notes.txt"
+		[ "$status" -eq 125 ]
+		[[ "$output" != *"$CANARY"* ]]
+		[[ "$output" == *"$f $P/notes.txt: it leads through a symlink to '$HOME/.ssh/id_rsa', inside the hidden '$HOME/.ssh'"*"to allow the target, name it: $f $HOME/.ssh/id_rsa"* ]]
+	done
+	# relative, from the project
+	run xsbx --allow-read notes.txt -- cat notes.txt
+	[ "$status" -eq 125 ]
+	[[ "$output" != *"$CANARY"* ]]
+	# the "to allow" it names: the target itself, then the read works
+	run xsbx --allow-read "$HOME/.ssh/id_rsa" -- cat notes.txt
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$CANARY"* ]]
+	# a link that stays outside hidden roots is not refused
+	echo hello > "$P/real.txt"
+	ln -s real.txt "$P/plain-link"
+	run xsbx --allow-read "$P/plain-link" -- cat "$P/plain-link"
+	[ "$status" -eq 0 ]
+	[ "$output" = hello ]
+}
