@@ -196,6 +196,60 @@ static int get_suffixes(const config_setting_t *s, const char **v, size_t *n,
 	return 0;
 }
 
+/* Is path at or under dir (both normalised)? */
+static int under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1)
+		return 1;
+	return strncmp(path, dir, n) == 0 &&
+	       (path[n] == '\0' || path[n] == '/');
+}
+
+/* E-10: a rw or ro root named inside the project ("out", "dist") that
+ * resolves outside it went through a symlink in the project, which an
+ * earlier run may have made (out -> ~): the trusted text would mean
+ * something else.  Refused, with the link and the fix; a root meant to be
+ * elsewhere is written as its target. */
+static int check_root_link(struct sbx_policy *p, const struct sbx_rule *r,
+			   struct sbx_err *err)
+{
+	char lex[PATH_MAX], res[PATH_MAX], proj[PATH_MAX], link[PATH_MAX];
+
+	if (r->mode == SBX_HIDE || !p->project ||
+	    sbx_path_norm(r->root, p->project, p->home, 0, lex, sizeof(lex)) <
+		    0 ||
+	    sbx_path_norm(r->root, p->project, p->home, 1, res, sizeof(res)) <
+		    0 ||
+	    sbx_path_norm(p->project, "/", NULL, 1, proj, sizeof(proj)) < 0)
+		return 0; /* add_rule says what is wrong with it */
+	if (!(under(lex, proj) || under(lex, p->project)) || under(res, proj))
+		return 0;
+	/* the first component of lex that is a link */
+	snprintf(link, sizeof(link), "%s", lex);
+	for (char *c = link + strlen(under(lex, proj) ? proj : p->project) + 1;
+	     c && *c;) {
+		struct stat st;
+		char *sl = strchr(c, '/');
+
+		if (sl)
+			*sl = '\0';
+		if (lstat(link, &st) == 0 && S_ISLNK(st.st_mode))
+			break;
+		if (sl)
+			*sl = '/';
+		c = sl ? sl + 1 : NULL;
+	}
+	return sbx_errf(err, 0,
+			"root '%s' is in the project but resolves to '%s' "
+			"through the symlink '%s', which a command in an "
+			"earlier run may have made; refusing (remove the "
+			"link: rm '%s'; or, if you mean '%s', write that "
+			"in the conf)",
+			r->root, res, link, link, res);
+}
+
 /* { root = ...; mode = ...; suffixes = [...]; max_file_bytes = N; }: read
  * whole, then handed to the engine as one rule. */
 static int apply_path(struct sbx_policy *p, const config_setting_t *g,
@@ -230,7 +284,8 @@ static int apply_path(struct sbx_policy *p, const config_setting_t *g,
 		return -1;
 	r.root = config_setting_get_string(root);
 	r.src = src_of(root);
-	if (sbx_policy_add_rule(p, &r, &e2) < 0)
+	if (check_root_link(p, &r, &e2) < 0 ||
+	    sbx_policy_add_rule(p, &r, &e2) < 0)
 		return cfail(err, root, "%s", e2.msg);
 	return 0;
 }
@@ -875,7 +930,9 @@ int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 	p->project = strdup(l->project);
 	p->home = strdup(l->home);
 	p->home_pw = l->account_home[0] ? strdup(l->account_home) : NULL;
-	p->cache_dir = strdup(l->cache_dir);
+	/* Inside another sandbox the home is the outer run's to grant: the
+	 * caches stay where the outer run pointed them (its variables). */
+	p->cache_dir = sbx_inside() ? NULL : strdup(l->cache_dir);
 	if (read_tiers(p, l, o, t, err) < 0)
 		goto out;
 	for (int i = 0; i < 4 && !profile; i++)
