@@ -40,6 +40,8 @@ int sbx_conf_add_path(const struct sbx_locs *l, const char *root,
 		      const char *mode, struct sbx_err *err);
 int sbx_conf_remove_path(const struct sbx_locs *l, const char *root,
 			 struct sbx_err *err);
+/* Record the in-repo conf's hash: 0; 1 when the conf is gone and its
+ * trust record was removed; -1. */
 int sbx_conf_trust(const struct sbx_locs *l, struct sbx_err *err);
 /* confread.c: a conf file read once into *text (malloc'd, NUL-ended):
  * opened with O_NOFOLLOW|O_NONBLOCK, only a regular file of the caller or

@@ -205,6 +205,8 @@ int sbx_conf_trust(const struct sbx_locs *l, struct sbx_err *err)
 	char h[33], dir[PATH_MAX], line[40], *text = NULL;
 	int r = sbx_conf_read(l->inrepo_conf, &text, err);
 
+	if (r == 1 && unlink(l->trust_file) == 0)
+		return 1; /* a trusted conf that is gone: forgotten (E-17) */
 	if (r == 1)
 		return sbx_errf(err, ENOENT, "%s: cannot read", l->inrepo_conf);
 	if (r < 0)
@@ -369,6 +371,32 @@ int sbx_conf_remove_path(const struct sbx_locs *l, const char *root,
 
 /* ------------------------------------------------------------ overrides */
 
+/* W-12: --allow-read notes.txt where notes.txt is a link (planted by an
+ * earlier run) into a hidden root would lift the hide on the target
+ * without the user ever naming it.  Refused, naming the target: the user
+ * who means it writes the target itself. */
+static int lifts_hide_via_link(struct sbx_policy *p, const char *v,
+			       const char *flag, struct sbx_err *err)
+{
+	char lex[PATH_MAX], res[PATH_MAX];
+	const struct sbx_path_rule *h;
+
+	if (sbx_path_norm(v, p->project, p->home, 0, lex, sizeof(lex)) < 0 ||
+	    sbx_path_norm(v, p->project, p->home, 1, res, sizeof(res)) < 0 ||
+	    strcmp(lex, res) == 0)
+		return 0;
+	h = sbx_policy_match(p, res);
+	if (!h || h->mode != SBX_HIDE || sbx_policy_match(p, lex) == h)
+		return 0;
+	return sbx_errf(err, 0,
+			"%s %s: it leads through a symlink to '%s', inside "
+			"the hidden '%s' (%s:%u); a command may have planted "
+			"that link, so the hide is not lifted through it: to "
+			"allow the target, name it: %s %s",
+			flag, v, res, h->root, h->src.file, h->src.line, flag,
+			res);
+}
+
 static int ov_path(struct sbx_policy *p, const char *v, enum sbx_pmode m,
 		   struct sbx_err *err)
 {
@@ -381,6 +409,8 @@ static int ov_path(struct sbx_policy *p, const char *v, enum sbx_pmode m,
 	unsigned dir = m == SBX_RW && n > 1 && v[n - 1] == '/' ? SBX_RF_MKDIR
 							       : 0;
 
+	if (m != SBX_HIDE && lifts_hide_via_link(p, v, src.file, err) < 0)
+		return -1;
 	return sbx_policy_add_path(p, v, m, SBX_RF_FLAG | dir, src, err);
 }
 

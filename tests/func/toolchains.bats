@@ -65,6 +65,26 @@ echo DONE"
 	[ -z "$(git -C "$T/up" status --porcelain)" ]
 }
 
+@test "git worktree add outside the project: refused with the fix, and the fix works" {
+	git -C "$P" init -q
+	echo x > "$P/f"
+	git -C "$P" add f
+	git -C "$P" commit -qm init
+	run --separate-stderr xsbx -- git worktree add -q --detach ../wt
+	echo "$status $stderr"
+	[ "$status" -ne 0 ]
+	[ ! -e "$T/wt" ]
+	line=$(printf '%s\n' "$stderr" | grep -F "sbxrun: cannot write '../wt': read-only in this sandbox")
+	fix=${line##*; to allow: sbxrun }
+	[ "$fix" = "--allow-write $T/wt/" ]
+	# shellcheck disable=SC2086 # the flags as printed
+	run --separate-stderr xsbx $fix -- git worktree add -q --detach ../wt
+	echo "$status $stderr"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$T/wt/f")" = x ]
+	git -C "$P" worktree list | grep -q "$T/wt .*(detached HEAD)"
+}
+
 @test "git: in a repository made outside, .git/config is protected and every refusal says so" {
 	git -C "$P" init -q
 	echo x > "$P/f"
