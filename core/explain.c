@@ -114,6 +114,7 @@ static void put_writable(struct sb *b, const struct sbx_cpol *v)
 			int project = (r->flags & SBX_RF_PROJECT) != 0;
 
 			if (!is_writable(r) || project != (pass == 0) ||
+			    (r->flags & SBX_RF_CACHE) ||
 			    (!project && inside_writable(v, r)))
 				continue;
 			if (shown++ == WRITABLE_SHOWN) {
