@@ -114,6 +114,7 @@ static void put_writable(struct sb *b, const struct sbx_cpol *v)
 			int project = (r->flags & SBX_RF_PROJECT) != 0;
 
 			if (!is_writable(r) || project != (pass == 0) ||
+			    (r->flags & SBX_RF_CACHE) ||
 			    (!project && inside_writable(v, r)))
 				continue;
 			if (shown++ == WRITABLE_SHOWN) {
@@ -319,10 +320,10 @@ static void put_path_reason(struct sb *b, const struct sbx_cpol *v,
 			sb_put(b, "'s cache, shared with runs outside the "
 				  "sandbox");
 			sb_put(b, caches_redirected(v)
-					  ? ": this run's tools have a cache "
-					    "of the project's own (--dry-run "
-					    "shows where), this one did not "
-					    "use it; "
+					  ? ": this run's caches are the "
+					    "project's own (--dry-run shows "
+					    "where), but this tool wrote the "
+					    "shared one; "
 					  : ": --caches on gives each project "
 					    "a writable cache of its own; ");
 		}

@@ -400,7 +400,7 @@ int sbx_policy_finish(struct sbx_policy *p, struct sbx_err *err)
 	    builtin_root(p, "/tmp", SBX_RF_TMP, err) < 0)
 		return -1;
 	if (p->redirect_caches && p->cache_dir &&
-	    sbx_policy_add_path(p, p->cache_dir, SBX_RW, 0,
+	    sbx_policy_add_path(p, p->cache_dir, SBX_RW, SBX_RF_CACHE,
 				(struct sbx_src){ "the project's sandbox cache",
 						  0 },
 				err) < 0)

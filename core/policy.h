@@ -49,6 +49,9 @@ struct sbx_src {
 	0x80u /* hidden path missing at launch: a refusal
 				 * there is of nothing, and not explained */
 #define SBX_RF_HOMEREL 0x200u /* written under the home: "~/..." */
+#define SBX_RF_CACHE \
+	0x400u /* the project's sandbox cache (redirect_caches):
+				 * the tools' own, not listed as "writable" */
 
 #define SBX_MAX_SUFFIXES 16
 

@@ -382,8 +382,15 @@ static int act_trust(struct cli *c)
 
 	locate(c, &l);
 	old = slurp(l.trust_file, &oldlen);
-	if (sbx_cli_trust(&l, err, sizeof(err)) < 0)
+	n = sbx_cli_trust(&l, err, sizeof(err));
+	if (n < 0)
 		die("not trusted: %s", err);
+	if (n == 1) {
+		free(old);
+		printf("%s is gone: forgot that you trusted it\n",
+		       l.inrepo_conf);
+		return 0;
+	}
 	if (sbx_open(&s, &c->opts, err, sizeof(err)) != SBX_OK) {
 		restore(l.trust_file, old, oldlen);
 		die("not trusted: the conf would not load: %s", err);

@@ -137,6 +137,24 @@ static const char *str_field(json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
+/* The agent works in $HOME, which is never the writable project (every
+ * dotfile would be writable): every command is denied, so say what to do.
+ * A "cd" in the command does not help (the project is the hook's cwd). */
+static const char home_hint[] =
+	". The agent is working in your home directory, so every shell "
+	"command is denied: start the agent from a project directory "
+	"(cd ~/src/app && claude), or give the hook a project in its "
+	"settings (sbxrun --workdir DIR --hook claude-code)";
+
+static int is_home(const char *dir)
+{
+	const char *h = getenv("HOME");
+	char a[PATH_MAX], b[PATH_MAX];
+
+	return h && *h && realpath(dir, a) && realpath(h, b) &&
+	       strcmp(a, b) == 0;
+}
+
 /* The policy of the project the agent works in, or a denial (*out set,
  * the exit code returned through *r). */
 static sbx_t *hook_policy(json_t *in, struct sbx_opts *o, const char *sbxrun,
@@ -166,8 +184,9 @@ static sbx_t *hook_policy(json_t *in, struct sbx_opts *o, const char *sbxrun,
 	if (sbx_open(&s, o, err, sizeof(err)) != SBX_OK) {
 		*r = deny(out,
 			  "sbxrun: cannot load the sandbox policy for "
-			  "%s: %s",
-			  o->project_dir, err);
+			  "%s: %s%s",
+			  o->project_dir, err,
+			  is_home(o->project_dir) ? home_hint : "");
 		return NULL;
 	}
 	return s;

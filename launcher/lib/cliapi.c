@@ -65,9 +65,10 @@ int sbx_cli_remove_path(const struct sbx_locs *l, const char *root, char *eb,
 int sbx_cli_trust(const struct sbx_locs *l, char *eb, size_t el)
 {
 	struct sbx_err err;
+	int r = sbx_conf_trust(l, &err);
 
-	if (sbx_conf_trust(l, &err) == 0)
-		return 0;
+	if (r >= 0)
+		return r;
 	sbx_err_out(&err, eb, el);
 	return -1;
 }

@@ -230,7 +230,8 @@ static int apply_path(struct sbx_policy *p, const config_setting_t *g,
 		return -1;
 	r.root = config_setting_get_string(root);
 	r.src = src_of(root);
-	if (sbx_policy_add_rule(p, &r, &e2) < 0)
+	if (sbx_conf_check_root_link(p, &r, &e2) < 0 ||
+	    sbx_policy_add_rule(p, &r, &e2) < 0)
 		return cfail(err, root, "%s", e2.msg);
 	return 0;
 }
@@ -725,49 +726,6 @@ struct tier {
 	char buf[PATH_MAX];
 };
 
-/* The in-repo conf counts only when the hash of the bytes read is the one
- * trusted; those same bytes are then parsed (CONF-01).  It is the one conf
- * the sandbox may have made (when none existed at launch): anything but a
- * regular file of ours is ignored with a warning, never waited on
- * (CONF-03) nor a reason to refuse every later run. */
-static char *inrepo_trusted(struct sbx_policy *p, const struct sbx_locs *l)
-{
-	char have[33], want_hash[40] = "", *text = NULL;
-	struct sbx_err e = { "" };
-	struct sbx_src src = { l->inrepo_conf, 0 };
-	FILE *f;
-	int r = sbx_conf_read(l->inrepo_conf, &text, &e);
-
-	if (r == 1)
-		return NULL;
-	if (r < 0) {
-		const char *why = strncmp(e.msg, l->inrepo_conf,
-					  strlen(l->inrepo_conf)) == 0
-					  ? e.msg + strlen(l->inrepo_conf) + 2
-					  : e.msg;
-		sbx_policy_warn(p, src, "%s; ignored", why);
-		return NULL;
-	}
-	sbx_hash128_hex(text, strlen(text), have);
-	f = fopen(l->trust_file, "re");
-	if (f) {
-		if (!fgets(want_hash, sizeof(want_hash), f))
-			want_hash[0] = '\0';
-		fclose(f);
-		want_hash[strcspn(want_hash, "\n")] = '\0';
-	}
-	if (strcmp(have, want_hash) == 0)
-		return text;
-	free(text);
-	sbx_policy_warn(
-		p, src,
-		want_hash[0]
-			? "changed since you trusted it; ignored until you review it "
-			  "and run: sbxrun --trust"
-			: "not trusted, ignored; review it and run: sbxrun --trust");
-	return NULL;
-}
-
 static int read_tiers(struct sbx_policy *p, const struct sbx_locs *l,
 		      const struct sbx_opts *o, struct tier *t,
 		      struct sbx_err *err)
@@ -779,9 +737,12 @@ static int read_tiers(struct sbx_policy *p, const struct sbx_locs *l,
 	t[1].path = (fl & SBX_OPT_NO_USER_CONF) ? NULL : t[1].buf;
 	t[2].path = (fl & SBX_OPT_NO_USER_CONF) ? NULL : l->project_conf;
 	t[3].path = NULL;
-	if (!(fl & SBX_OPT_NO_USER_CONF) &&
-	    (t[3].text = inrepo_trusted(p, l)) != NULL)
-		t[3].path = l->inrepo_conf;
+	if (!(fl & SBX_OPT_NO_USER_CONF)) {
+		if (sbx_conf_inrepo_trusted(p, l, &t[3].text, err) < 0)
+			return -1;
+		if (t[3].text)
+			t[3].path = l->inrepo_conf;
+	}
 	for (int i = 0; i < 4; i++) {
 		int r = 0;
 
@@ -844,7 +805,9 @@ int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 	p->project = strdup(l->project);
 	p->home = strdup(l->home);
 	p->home_pw = l->account_home[0] ? strdup(l->account_home) : NULL;
-	p->cache_dir = strdup(l->cache_dir);
+	/* Inside another sandbox the home is the outer run's to grant: the
+	 * caches stay where the outer run pointed them (its variables). */
+	p->cache_dir = sbx_inside() ? NULL : strdup(l->cache_dir);
 	if (read_tiers(p, l, o, t, err) < 0)
 		goto out;
 	for (int i = 0; i < 4 && !profile; i++)

@@ -20,14 +20,33 @@
 static const struct {
 	const char *var, *sub;
 } cache_vars[] = {
-	{ "XDG_CACHE_HOME", "xdg" },	    { "npm_config_cache", "npm" },
-	{ "PIP_CACHE_DIR", "pip" },	    { "CARGO_HOME", "cargo" },
-	{ "GOCACHE", "go-build" },	    { "GOMODCACHE", "go-mod" },
-	{ "GRADLE_USER_HOME", "gradle" },   { "PNPM_STORE_DIR", "pnpm" },
-	{ "YARN_CACHE_FOLDER", "yarn" },    { "CCACHE_DIR", "ccache" },
-	{ "npm_config_store_dir", "pnpm" },
+	{ "XDG_CACHE_HOME", "xdg" },
+	{ "npm_config_cache", "npm" },
+	{ "PIP_CACHE_DIR", "pip" },
+	{ "CARGO_HOME", "cargo" },
+	{ "GOCACHE", "go-build" },
+	{ "GOMODCACHE", "go-mod" },
+	{ "GRADLE_USER_HOME", "gradle" },
+	{ "PNPM_STORE_DIR", "pnpm" },
+	{ "YARN_CACHE_FOLDER", "yarn" },
+	{ "CCACHE_DIR", "ccache" },
+	/* pnpm 9 takes its store from PNPM_HOME (DIR/store);
+	 * npm_config_store_dir would make npm warn on every run */
+	{ "PNPM_HOME", "pnpm" },
 };
 #define NCACHE (sizeof(cache_vars) / sizeof(cache_vars[0]))
+
+/* No internet (network off or loopback): package managers' retries
+ * cannot succeed, only delay the error.  npm waited 10 + 60 s before
+ * saying EAI_AGAIN (fetch-retries 2, backoff up to 60 s): the first npm
+ * install of a new user failed after 70 silent seconds.  Set unless the
+ * caller set them. */
+static const char *const noretry_vars[] = {
+	"npm_config_fetch_retries=0", /* npm, pnpm */
+	"PIP_RETRIES=0",
+	"CARGO_NET_RETRY=0",
+};
+#define NNORETRY (sizeof(noretry_vars) / sizeof(noretry_vars[0]))
 
 /* SBXRUN, SBXRUN_NET, SBXRUN_REPORT, SBXRUN_POLICY, LD_PRELOAD. */
 #define NOURS 5
@@ -171,17 +190,23 @@ static int proxy_var(const char *var)
 	return has_name(var, "NODE_USE_ENV_PROXY");
 }
 
-/* Is CARGO_HOME free of configuration, so that moving it changes only
- * where cargo caches?  The caller's CARGO_HOME, or ~/.cargo. */
+/* Does moving CARGO_HOME change only where cargo caches?  Yes when the
+ * caller's CARGO_HOME (or ~/.cargo) holds no config, or when it is
+ * ~/.cargo and the project is under the home directory: cargo reads the
+ * .cargo/config.toml of every directory above the project anyway. */
 static int cargo_safe(const struct sbx_policy *p, char *const *from)
 {
 	static const char *const conf[] = { "config.toml", "config" };
 	const char *home = NULL;
 	char path[4096];
+	size_t hl = p->home ? strlen(p->home) : 0;
 
 	for (size_t i = 0; from && from[i]; i++)
 		if (!strncmp(from[i], "CARGO_HOME=", 11))
 			home = from[i] + 11;
+	if (!(home && *home) && hl > 1 && p->project &&
+	    !strncmp(p->project, p->home, hl) && p->project[hl] == '/')
+		return 1;
 	for (size_t i = 0; i < NELEM(conf); i++) {
 		if (home && *home)
 			snprintf(path, sizeof(path), "%s/%s", home, conf[i]);
@@ -279,6 +304,18 @@ static int set_proxy(struct sbx_env *e, const struct sbx_env_vars *x)
 	return set(e, "NODE_USE_ENV_PROXY=1");
 }
 
+/* Does e already hold the variable NAME=... names (passed from the
+ * caller)? */
+static int inherited(const struct sbx_env *e, const char *nameval)
+{
+	size_t n = (size_t)(strchr(nameval, '=') - nameval);
+
+	for (size_t i = 0; i < e->n; i++)
+		if (!strncmp(e->v[i], nameval, n) && e->v[i][n] == '=')
+			return 1;
+	return 0;
+}
+
 static int set_ours(struct sbx_env *e, const struct sbx_policy *p,
 		    const struct sbx_env_vars *x, const char *kept_preload,
 		    int skip_cargo)
@@ -299,6 +336,12 @@ static int set_ours(struct sbx_env *e, const struct sbx_policy *p,
 		return -1;
 	if (p->net == SBX_NET_FILTERED && x->proxy_addr && set_proxy(e, x) < 0)
 		return -1;
+	if (!x->advisory &&
+	    (p->net == SBX_NET_OFF || p->net == SBX_NET_LOOPBACK))
+		for (size_t i = 0; i < NNORETRY; i++)
+			if (!inherited(e, noretry_vars[i]) &&
+			    set(e, "%s", noretry_vars[i]) < 0)
+				return -1;
 	return set_preload(e, x->shim, kept_preload);
 }
 
@@ -331,8 +374,9 @@ int sbx_env_build(struct sbx_env *e, const struct sbx_policy *p,
 	memset(e, 0, sizeof(*e));
 	while (from && from[n])
 		n++;
-	e->v = calloc(n + NCACHE + NOURS + NPROXY + 1, sizeof(*e->v));
-	e->own = calloc(NCACHE + NOURS + NPROXY, sizeof(*e->own));
+	e->v = calloc(n + NCACHE + NOURS + NPROXY + NNORETRY + 1,
+		      sizeof(*e->v));
+	e->own = calloc(NCACHE + NOURS + NPROXY + NNORETRY, sizeof(*e->own));
 	if (!e->v || !e->own)
 		goto nomem;
 	for (size_t i = 0; i < n; i++) {

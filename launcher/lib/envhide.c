@@ -71,12 +71,18 @@ static const struct {
 static int hideable(const struct sbx_policy *p, const char *val, char *norm,
 		    size_t sz)
 {
+	char own[PATH_MAX];
 	size_t n;
 
 	if (!val || !*val ||
 	    sbx_path_norm(val, p->project, p->home, 1, norm, sz) < 0)
 		return 0;
 	n = strlen(norm);
+	/* the caches sbxrun points tools at (a nested run inherits the outer
+	 * run's variables): sandbox-made, never the host's credentials */
+	snprintf(own, sizeof own, "%s/.cache/sbxrun/build", p->home);
+	if (sbx_path_within(norm, own, strlen(own)))
+		return 0;
 	return strcmp(norm, "/") != 0 && !sbx_path_within(p->home, norm, n) &&
 	       !sbx_path_within(p->project, norm, n) &&
 	       !sbx_path_within(norm, p->project, strlen(p->project));

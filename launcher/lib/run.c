@@ -230,6 +230,7 @@ struct run_ctx {
 	struct timespec t0; /* launch, on the clock of file times */
 	sbx_t *s;
 	struct sbx_policy pol; /* this run's own (sbx_policy_for_run) */
+	int no_caches; /* the cache directory could not be made */
 	int have_pol;
 	const struct sbx_run_req *req;
 	struct sbx_features *feat;
@@ -372,6 +373,8 @@ static int run_policy(struct run_ctx *c, struct sbx_err *err)
 	if (c->have_pol)
 		sbx_policy_free(&c->pol);
 	c->have_pol = sbx_policy_for_run(&c->pol, &c->s->pol, &adj, err) == 0;
+	if (c->have_pol && c->no_caches)
+		c->pol.redirect_caches = 0;
 	return c->have_pol ? 0 : -1;
 }
 
@@ -493,8 +496,8 @@ static int write_policy(struct run_ctx *c, struct sbx_rundir *rd,
 		return -1;
 	if (sbx_cpol_view(c->cpol, c->cpol_len, &v, &why) < 0)
 		return sbx_errf(err, 0, "compiled policy: %s", why);
-	if (sbx_selfcheck(&c->s->pol, &v, c->have_shim ? c->shim : NULL, err) <
-	    0)
+	if (sbx_selfcheck(&c->s->pol, &v, c->have_shim ? c->shim : NULL,
+			  c->s->locs.config_dir, err) < 0)
 		return -1;
 	return sbx_rundir_put(rd, c->cpol, c->cpol_len, err);
 }
@@ -755,13 +758,11 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 			    "(set SBXRUN_SHIM=/path/to/it): refusals are not "
 			    "explained and the exec, suffix and size rules are "
 			    "NOT enforced; the kernel layers are");
-	if (s->pol.redirect_caches && s->pol.cache_dir &&
-	    sbx_mkdirs(s->pol.cache_dir, 0700) < 0) {
-		rc = SBX_E_RUN;
-		sbx_errf(&err, errno, "cannot create the cache directory %s",
-			 s->pol.cache_dir);
-		goto fail;
-	}
+	/* A home that cannot hold the caches (read-only, not ours): the
+	 * tools keep their own places, refused and explained as any write
+	 * (issue 12: any HOME runs). */
+	c->no_caches = s->pol.redirect_caches && s->pol.cache_dir &&
+		       sbx_mkdirs(s->pol.cache_dir, 0700) < 0;
 	make_flag_roots(c);
 	c->feat = c->b->probe(1);
 	if (!c->feat) {

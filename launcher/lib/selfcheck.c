@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "decide.h"
 #include "selfcheck.h"
@@ -60,6 +61,48 @@ static int check_file(const struct sbx_cpol *v, const char *what,
 	return refuse(v, what, real, r, fix, err);
 }
 
+/* sbxrun's own conf directory, read by the next run whether or not it
+ * exists now (E-19: XDG_CONFIG_HOME inside the project).  Present, it
+ * is a protected path (conf.c); refused when it is missing together with
+ * its parent under a writable directory: a protected path whose parent
+ * exists at launch is moved aside at exit if the run made it (plant.c),
+ * one deeper is not watched and nothing holds it.  Not under the built-in
+ * /tmp root (below). */
+static int check_dir(const struct sbx_cpol *v, const char *dir,
+		     struct sbx_err *err)
+{
+	static const char fix[] = "set XDG_CONFIG_HOME to a directory "
+				  "outside the writable paths";
+	char probe[PATH_MAX + 16], up[PATH_MAX];
+	const struct sbx_cpol_rule *r;
+	struct stat st;
+	char *slash;
+
+	if (!dir || !*dir)
+		return 0;
+	if (stat(dir, &st) == 0)
+		return 0; /* present: a protected path (conf.c) */
+	snprintf(up, sizeof(up), "%s", dir);
+	if ((slash = strrchr(up, '/')) == NULL)
+		return 0;
+	*slash = '\0';
+	if (up[0] && stat(up, &st) == 0)
+		return 0; /* plant.c moves a planted one aside at exit */
+	while ((slash = strrchr(up, '/')) != NULL && slash != up) {
+		*slash = '\0';
+		if (stat(up, &st) == 0)
+			break;
+	}
+	snprintf(probe, sizeof(probe), "%s/%s", up, "sbxrun-probe");
+	/* The built-in /tmp: private in full mode; in landlock-only a home
+	 * under the host's /tmp is writable whole anyway (E-01, said by
+	 * --list-paths), and refusing would refuse every such run. */
+	if (writable(v, probe, &r) && !(r && (r->flags & SBX_RF_TMP)))
+		return refuse(v, "sbxrun's own conf directory (missing)", dir,
+			      r, fix, err);
+	return 0;
+}
+
 /* libsbx itself when it is a shared library, else the program it is
  * linked into (the static sbxrun). */
 static const char *self_path(char *buf, size_t sz)
@@ -74,7 +117,7 @@ static const char *self_path(char *buf, size_t sz)
 }
 
 int sbx_selfcheck(const struct sbx_policy *loaded, const struct sbx_cpol *v,
-		  const char *shim, struct sbx_err *err)
+		  const char *shim, const char *config_dir, struct sbx_err *err)
 {
 	static const char conf_fix[] =
 		"keep conf and profile files outside the writable paths";
@@ -87,6 +130,8 @@ int sbx_selfcheck(const struct sbx_policy *loaded, const struct sbx_cpol *v,
 		if (check_file(v, "the conf file", loaded->conf_files.v[i],
 			       conf_fix, err) < 0)
 			return -1;
+	if (check_dir(v, config_dir, err) < 0)
+		return -1;
 	if (check_file(v, "sbxrun's own program", self_path(self, sizeof(self)),
 		       self_fix, err) < 0 ||
 	    check_file(v, "sbxrun's shim", shim, self_fix, err) < 0)

@@ -10,8 +10,10 @@
 
 /* 0, or -1 with err saying which file, under which rule, and the fix.
  * loaded: the policy as loaded (its conf_files); v: the run's compiled
- * policy; shim: the shim's path or NULL. */
+ * policy; shim: the shim's path or NULL; config_dir: sbxrun's own conf
+ * directory, checked whether or not it exists (E-19). */
 int sbx_selfcheck(const struct sbx_policy *loaded, const struct sbx_cpol *v,
-		  const char *shim, struct sbx_err *err);
+		  const char *shim, const char *config_dir,
+		  struct sbx_err *err);
 
 #endif

@@ -25,7 +25,8 @@ static void show_rule(struct sbx_text *t, const struct sbx_path_rule *r)
 	if (r->flags & SBX_RF_PROJECT)
 		sbx_text_add(t, "  [project]");
 	if (r->flags & SBX_RF_TMP)
-		sbx_text_add(t, "  [private /tmp]");
+		/* private in full mode only: landlock-only shares the host's (E-01) */
+		sbx_text_add(t, "  [/tmp: private in full mode]");
 	for (size_t i = 0; i < r->nsuffixes; i++)
 		sbx_text_add(t, "%s%s",
 			     i ? "," : "  suffixes=", r->suffixes[i]);

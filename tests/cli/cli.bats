@@ -157,7 +157,7 @@ teardown() { sbx_teardown; }
 	[[ "$output" == *"others can write"* ]]
 }
 
-@test "in-repo .sbxrun.conf: ignored until trusted, honoured, ignored again after a change" {
+@test "in-repo .sbxrun.conf: ignored until trusted, honoured, a change or removal refuses until --trust" {
 	printf 'paths = ( { root = "%s/extra"; mode = "rw"; } );\n' "$HOME" > .sbxrun.conf
 	run "$SBXRUN" --check "$HOME/extra/f"
 	[[ "$output" == *"not trusted, ignored"*"sbxrun --trust"* ]]
@@ -169,7 +169,21 @@ teardown() { sbx_teardown; }
 	[[ "$output" == *": writable"* ]]
 	echo '# changed' >> .sbxrun.conf
 	run "$SBXRUN" --check "$HOME/extra/f"
-	[[ "$output" == *"changed since you trusted it"* ]]
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"changed since you trusted it; refusing"*"sbxrun --trust"* ]]
+	run "$SBXRUN" --trust
+	[ "$status" -eq 0 ]
+	run "$SBXRUN" --check "$HOME/extra/f"
+	[[ "$output" == *": writable"* ]]
+	rm .sbxrun.conf
+	run "$SBXRUN" --check "$HOME/extra/f"
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"was trusted but is gone"*"sbxrun --trust to forget it"* ]]
+	run "$SBXRUN" --trust
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"forgot"* ]]
+	run "$SBXRUN" --check "$HOME/extra/f"
+	[ "$status" -eq 0 ]
 	[[ "$output" == *": read-only"* ]]
 }
 

@@ -99,9 +99,25 @@ time.sleep(60)' "$T/ptsname" </dev/null >/dev/null 2>&1 3>&- &
 @test "TTY-01 interactive sbxrun (keeps the terminal): TIOCSTI still cannot type into the caller" {
 	# sbxrun with no command starts an interactive shell on the terminal;
 	# the probe runs in it, then the shell exits.
-	PTY_DELAY=1 PTY_INPUT="$SBX_SYS.static tiocsti 0; $SBX_SYS.static tiocsti 0 hi; exit\n" \
+	PTY_DELAY=1 PTY_INPUT="$SBX_SYS.static tiocsti 0; $SBX_SYS.static tiocsti 0 hi; exit 0\n" \
 		run pty_run bash -c "SHELL=/bin/sh $(printf '%q' "$SBXRUN") --mode $SBX_MODE; echo \"rc=\$?\"; read -t 1 l; echo \"GOT:[\$l]\""
 	echo "$output"
 	no_injection
 	[[ "$output" != *"RESULT 0 OK"* ]]
+	[[ "$output" == *"RESULT -1 E"* ]]
+	# dash used to exit 2 here (job control across the pid namespace)
+	[[ "$output" == *"rc=0"* ]]
+}
+
+@test "TTY-01 interactive bash leading the terminal's foreground group: TIOCSTI still refused, from a job too" {
+	# The shell's own process group is the terminal's foreground group
+	# (job control); the probe runs as a foreground job, then from a job
+	# brought back with fg, on stdin and on a fresh /dev/tty.
+	PTY_DELAY=1.5 PTY_INPUT="$SBX_SYS.static tiocsti 0; (sleep 0.3; $SBX_SYS.static tiocsti 0 hi) & fg; exec 5</dev/tty; $SBX_SYS.static tiocsti 5; exit 0\n" \
+		run pty_run bash -c "SHELL=/bin/bash $(printf '%q' "$SBXRUN") --mode $SBX_MODE; echo \"rc=\$?\"; read -t 1 l; echo \"GOT:[\$l]\""
+	echo "$output"
+	no_injection
+	[[ "$output" != *"RESULT 0 OK"* ]]
+	[ "$(grep -c 'RESULT -1 E' <<<"$output")" -ge 3 ]
+	[[ "$output" == *"rc=0"* ]]
 }

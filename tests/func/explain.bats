@@ -335,8 +335,10 @@ t('small', lambda: os.write(fd, b'ok'))
 	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" -c 'mkdir -p ~/.npm/x'
 	echo "$stderr"
 	[ "$status" -ne 0 ]
-	[[ "$stderr" == *"npm's cache, shared with runs outside the sandbox: this run's tools have a cache of the project's own"* ]]
+	[[ "$stderr" == *"npm's cache, shared with runs outside the sandbox: this run's caches are the project's own (--dry-run shows where), but this tool wrote the shared one"* ]]
 	[[ "$stderr" != *"--caches on"* && "$stderr" != *"--profile build"* ]]
+	# the tools' cache is not among the places offered as writable
+	[[ "$stderr" == *"the shared one; writable: $P, /tmp; rule"* ]]
 	[ ! -e "$HOME/.npm/x" ]
 	# another profile: the plain fix
 	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" --profile strict -c 'mkdir -p ~/.npm/x'

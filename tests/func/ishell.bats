@@ -33,6 +33,58 @@ shell_dir() { echo "$HOME/.cache/sbxrun/shell/$(ls "$HOME/.cache/sbxrun/shell")"
 	[ "$(cat "$P/count.txt")" -ge 1 ]
 }
 
+# Job control.  The shell leads its own process group, the terminal's
+# foreground group, made inside the pid namespace (child.c's
+# take_terminal): Ctrl-C and Ctrl-Z reach the foreground job only, and the
+# shell's exit status is the run's.
+C_C='\x03'
+C_Z='\x1a'
+
+@test "dash: job control on the terminal, Ctrl-C stops the job not the shell, exit status passes" {
+	command -v dash >/dev/null || skip "dash is not installed"
+	run python3 "$PTY" --send 'echo "sbx=$SBXRUN"' --send 'sleep 30' --key "$C_C" \
+		--send 'echo "after=$?"' --send 'exit 3' -- \
+		env SHELL="$(command -v dash)" "$SBXRUN" --mode "$SBX_MODE"
+	echo "$output"
+	[[ "$output" == *"(sbxrun) "* ]]
+	[[ "$output" == *"sbx=1"* ]]
+	[[ "$output" == *"after=130"* ]]
+	# It used to set the caller's group (0 inside the namespace) back
+	# as the foreground group on exit, and fail.
+	[[ "$output" != *"Cannot set tty process group"* ]]
+	[[ "$output" != *"job control turned off"* ]]
+	[[ "$output" == *"EXIT 3"* ]]
+}
+
+@test "bash: background job, fg, Ctrl-Z, fg, Ctrl-C; SIGWINCH reaches the shell" {
+	run python3 "$PTY" --timeout 40 \
+		--send "trap 'echo got-winch' WINCH" --winsize 41x101 --send 'stty size' \
+		--send 'sleep 30' --key "$C_C" --send 'echo "after=$?"' \
+		--send 'sleep 31 &' --send 'fg' --key "$C_Z" --send 'jobs' \
+		--send 'fg' --key "$C_C" --send 'echo "fg=$?"' --send 'exit 4' -- \
+		env SHELL=/bin/bash "$SBXRUN" --mode "$SBX_MODE"
+	echo "$output"
+	[[ "$output" == *"got-winch"* ]]
+	[[ "$output" == *"41 101"* ]]
+	[[ "$output" == *"after=130"* ]]
+	[[ "$output" == *"Stopped"*"sleep 31"* ]]
+	[[ "$output" == *"fg=130"* ]]
+	[[ "$output" != *"no job control"* ]]
+	[[ "$output" != *"cannot set terminal process group"* ]]
+	[[ "$output" == *"EXIT 4"* ]]
+}
+
+@test "after the shell the terminal belongs to the caller's process group again" {
+	# Not given back, the shell around sbxrun would be a background
+	# group: its read stops (SIGTTIN) or fails, and GOT never shows the
+	# line typed after the sandboxed shell ended.
+	run python3 "$PTY" --send 'exit 0' --send 'typed-after' -- bash -c \
+		"SHELL=/bin/bash $(printf '%q' "$SBXRUN") --mode $SBX_MODE; echo \"rc=\$?\"; read -t 5 l; echo \"GOT:[\$l]\""
+	echo "$output"
+	[[ "$output" == *"rc=0"* ]]
+	[[ "$output" == *"GOT:[typed-after]"* ]]
+}
+
 @test "zsh: the prompt is marked" {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	run python3 "$PTY" --send 'echo "sbx=$SBXRUN"' --send 'exit' -- \
@@ -41,6 +93,47 @@ shell_dir() { echo "$HOME/.cache/sbxrun/shell/$(ls "$HOME/.cache/sbxrun/shell")"
 	[[ "$output" == *"(sbxrun) "* ]]
 	[[ "$output" == *"sbx=1"* ]]
 	[[ "$output" == *"EXIT 0"* ]]
+}
+
+@test "zsh: job control, Ctrl-C to the foreground job, exit status passes" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	run python3 "$PTY" --send 'sleep 30' --key "$C_C" --send 'echo "after=$?"' \
+		--send 'sleep 31 &' --send 'fg' --key "$C_C" --send 'echo "fg=$?"' --send 'exit 6' -- \
+		env SHELL="$(command -v zsh)" "$SBXRUN" --mode "$SBX_MODE"
+	echo "$output"
+	[[ "$output" == *"after=130"* ]]
+	[[ "$output" == *"fg=130"* ]]
+	[[ "$output" != *"can't set tty pgrp"* ]]
+	[[ "$output" == *"EXIT 6"* ]]
+}
+
+@test "fish: starts with the prompt marked, its config and history in the shell's directory" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	mkdir -p "$HOME/.config/fish"
+	echo 'set -g sbx_user_conf yes' > "$HOME/.config/fish/config.fish"
+	run python3 "$PTY" --timeout 30 --send 'echo "sbx=$SBXRUN conf=$sbx_user_conf xdg=[$XDG_CONFIG_HOME]"' \
+		--send 'sleep 30' --key "$C_C" --send 'echo "after=$status"' --send 'exit 5' -- \
+		env -u XDG_CONFIG_HOME -u XDG_DATA_HOME SHELL="$(command -v fish)" "$SBXRUN" --mode "$SBX_MODE"
+	echo "$output"
+	no_canary "$output"
+	[[ "$output" == *"(sbxrun) "* ]]
+	[[ "$output" == *"sbx=1 conf=yes xdg=[]"* ]]
+	[[ "$output" == *"after=130"* ]]
+	[[ "$output" != *"config/fish"* ]]
+	[[ "$output" != *"Read-only file system"* ]]
+	# not even fish_update_completions on the first prompt
+	[[ "$output" != *"refusal"* ]]
+	[[ "$output" == *"EXIT 5"* ]]
+	d=$(shell_dir)
+	grep -q 'sbx=$SBXRUN' "$d/fish/fish_history"
+	[ "$(cat "$HOME/.config/fish/config.fish")" = 'set -g sbx_user_conf yes' ]
+	# A link planted where the config goes is replaced, never followed.
+	run python3 "$PTY" --send "rm -rf '$d/fish'; ln -s '$HOME/.config/fish' '$d/fish'; exit" -- \
+		env SHELL="$(command -v fish)" "$SBXRUN" --mode "$SBX_MODE"
+	[ -L "$d/fish" ]
+	run python3 "$PTY" --send 'exit' -- env SHELL="$(command -v fish)" "$SBXRUN" --mode "$SBX_MODE"
+	[ ! -L "$d/fish" ]
+	[ "$(cat "$HOME/.config/fish/config.fish")" = 'set -g sbx_user_conf yes' ]
 }
 
 @test "the shell's directory is the only new writable place, and a planted link is not written through" {

@@ -377,11 +377,25 @@ EOF"
 	done
 }
 
-@test "the project is \$HOME: deny with the policy's reason" {
+@test "the project is \$HOME: deny with the policy's reason, why every command is, and what to do" {
 	run --separate-stderr answer_cmd ls "$HOME"
 	[ "$status" -eq 0 ]
 	is_deny "$output"
 	[[ "$(reason "$output")" == *"cannot load the sandbox policy"*"refusing to make your home directory '$HOME' the writable project"* ]]
+	# why every command is denied, and what to do about it
+	[[ "$(reason "$output")" == *"The agent is working in your home directory, so every shell command is denied: start the agent from a project directory"*"sbxrun --workdir DIR --hook claude-code"* ]]
+	# the second way, as the reason words it: the hook with a project
+	run --separate-stderr bash -c 'cmd_input() { jq -nc --arg c "$1" --arg cwd "$2" "{session_id: \"s\", transcript_path: \"/t\", cwd: \$cwd, permission_mode: \"default\", hook_event_name: \"PreToolUse\", tool_name: \"Bash\", tool_input: {command: \$c}, tool_use_id: \"t\"}"; }
+		cmd_input "echo hi" "$HOME" | "$0" --mode "$1" --workdir "$2" --hook claude-code' "$SBXRUN" "$SBX_MODE" "$P"
+	[ "$status" -eq 0 ]
+	[ "$(decision "$output")" = allow ]
+	# and the rewritten command runs, in the sandbox, in that project
+	run --separate-stderr bash -c "cd '$HOME' && $(rewritten "$output")"
+	[ "$status" -eq 0 ]
+	[ "$output" = hi ]
+	# a project directory that is not $HOME: no such hint
+	run --separate-stderr answer_cmd ls /
+	[[ "$(reason "$output")" != *"working in your home directory"* ]]
 }
 
 @test "a project directory that does not exist: deny" {

@@ -662,7 +662,7 @@ static void test_tiers_precedence(void **state)
 	env_free(&e);
 }
 
-/* The in-repo conf: untrusted -> trusted -> changed -> untrusted. */
+/* The in-repo conf: untrusted -> trusted -> changed (refused) -> re-trusted. */
 static void test_inrepo_trust(void **state)
 {
 	struct env e;
@@ -694,7 +694,7 @@ static void test_inrepo_trust(void **state)
 	assert_false(has_warning(s, "trust"));
 	sbx_close(s);
 
-	/* change one byte: ignored again, with a different warning */
+	/* change one byte: the run is refused */
 	assert_int_equal(
 		tu_write(
 			e.inrepo,
@@ -702,11 +702,16 @@ static void test_inrepo_trust(void **state)
 			"paths = ( { root = \"/sbxt/t\"; mode = \"rw\"; },\n"
 			"          { root = \"/sbxt/repo\"; mode = \"rw\"; } );\n"),
 		0);
-	s = open_ok(&e);
-	assert_int_equal(s->pol.limits.timeout, 300);
-	expect(s, "/sbxt/repo/x", SBX_ACCESS_WRITE, "read-only", "/", NULL);
-	assert_true(has_warning(s, "changed since you trusted it"));
-	sbx_close(s);
+	{
+		/* a trusted conf that changed refuses the run (E-17): its
+		 * rules must not silently vanish */
+		char eb[1200];
+
+		assert_int_not_equal(sbx_open(&s, &e.o, eb, sizeof(eb)),
+				     SBX_OK);
+		assert_non_null(strstr(eb, "changed since you trusted it"));
+		assert_non_null(strstr(eb, "sbxrun --trust"));
+	}
 
 	/* re-trust, then a malformed in-repo conf cannot be trusted */
 	assert_int_equal(sbx_conf_trust(&e.l, &err), 0);
@@ -720,13 +725,27 @@ static void test_inrepo_trust(void **state)
 	if (strncmp(err.msg, e.inrepo, strlen(e.inrepo)) != 0 ||
 	    !strstr(err.msg, ":2: "))
 		fail_msg("trust of a bad conf: '%s'", err.msg);
-	/* ... and the changed (now malformed) file is simply ignored */
-	s = open_ok(&e);
-	assert_int_equal(s->pol.limits.timeout, 300);
-	sbx_close(s);
+	/* ... and the changed (now malformed) file refuses the run */
+	{
+		char eb[1200];
 
-	/* no in-repo conf at all: no warning, trust fails cleanly */
+		assert_int_not_equal(sbx_open(&s, &e.o, eb, sizeof(eb)),
+				     SBX_OK);
+		assert_non_null(strstr(eb, "changed since you trusted it"));
+	}
+
+	/* a trusted conf removed: refused until --trust forgets it */
 	assert_int_equal(unlink(e.inrepo), 0);
+	{
+		char eb[1200];
+
+		assert_int_not_equal(sbx_open(&s, &e.o, eb, sizeof(eb)),
+				     SBX_OK);
+		assert_non_null(strstr(eb, "was trusted but is gone"));
+	}
+	assert_int_equal(sbx_conf_trust(&e.l, &err), 1);
+	assert_int_equal(access(e.l.trust_file, F_OK), -1);
+	/* no in-repo conf at all: no warning, trust fails cleanly */
 	s = open_ok(&e);
 	assert_false(has_warning(s, "trust"));
 	sbx_close(s);

@@ -316,6 +316,41 @@ static void test_proxy(void **state)
 	sbx_policy_free(&p);
 }
 
+/* No internet: package managers' retries off (npm waited 70 s before
+ * its error), unless the caller set them; with a network, untouched. */
+static void test_noretry(void **state)
+{
+	char *from[] = { "PATH=/bin", "PIP_RETRIES=3", NULL };
+	static const enum sbx_net nets[] = { SBX_NET_OFF, SBX_NET_LOOPBACK,
+					     SBX_NET_ON, SBX_NET_FILTERED };
+	struct sbx_env_vars x = { 0 };
+	struct sbx_policy p;
+	struct sbx_err err;
+	struct sbx_env e;
+
+	(void)state;
+	policy(&p);
+	sbx_strv_add(&p, &p.env_keep, "PIP_RETRIES", (struct sbx_src){ 0 });
+	for (size_t i = 0; i < sizeof(nets) / sizeof(nets[0]); i++) {
+		int off = nets[i] == SBX_NET_OFF || nets[i] == SBX_NET_LOOPBACK;
+
+		p.net = nets[i];
+		assert_int_equal(sbx_env_build(&e, &p, from, &x, &err), 0);
+		if (off) {
+			assert_string_equal(get(&e, "npm_config_fetch_retries"),
+					    "0");
+			assert_string_equal(get(&e, "CARGO_NET_RETRY"), "0");
+		} else {
+			assert_null(get(&e, "npm_config_fetch_retries"));
+			assert_null(get(&e, "CARGO_NET_RETRY"));
+		}
+		assert_int_equal(count(&e, "PIP_RETRIES"), 1);
+		assert_string_equal(get(&e, "PIP_RETRIES"), "3");
+		sbx_env_free(&e);
+	}
+	sbx_policy_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_preload),
 		cmocka_unit_test(test_caches),
 		cmocka_unit_test(test_proxy),
+		cmocka_unit_test(test_noretry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

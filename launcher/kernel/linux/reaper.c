@@ -25,8 +25,9 @@ int sbx_exit_code(int st)
 
 static void forward(pid_t pid, int sig)
 {
-	/* The command leads its own process group after setsid(); with
-	 * keep_tty it does not, and only the process itself is signalled. */
+	/* The command leads its own process group: after setsid(), or
+	 * with keep_tty after setpgid() (child.c's take_terminal); should
+	 * that have failed, only the process itself is signalled. */
 	if (kill(-pid, sig) < 0)
 		kill(pid, sig);
 }

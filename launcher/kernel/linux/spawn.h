@@ -91,6 +91,9 @@ struct sup {
 	int got_sig, nsig; /* the first of them we relayed, how many */
 	int sig_killed; /* a second one: the whole tree was killed */
 	int old_dumpable, old_subreaper, subreaper_set;
+	pid_t tty_pgrp; /* keep_tty in the foreground: our group, which
+			 * the command's replaces on the terminal until
+			 * the end (child.c's take_terminal); else 0 */
 	pid_t self, child;
 	unsigned long foreign_records; /* RPT-01: not from the sandbox */
 	unsigned long long child_start; /* clock ticks since boot */

@@ -76,6 +76,7 @@ int sbx_cli_add_path(const struct sbx_locs *l, const char *root,
 int sbx_cli_remove_path(const struct sbx_locs *l, const char *root,
 			char *errbuf, size_t errlen);
 /* Trust the in-repo .sbxrun.conf as it is now (it must parse). */
+/* 1: the in-repo conf is gone and its trust record was forgotten. */
 int sbx_cli_trust(const struct sbx_locs *l, char *errbuf, size_t errlen);
 /* --edit: create the per-project conf with text unless it exists. */
 int sbx_cli_conf_create(const struct sbx_locs *l, const char *text,
