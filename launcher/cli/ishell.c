@@ -56,15 +56,15 @@ static int mkdirs(const char *path)
 
 /* The rc file, new: whatever the sandbox left under that name (a link
  * to a file of the host's) is removed, never written through. */
-static int write_rc(const char *path, const char *text)
+static int write_rc_at(int dfd, const char *path, const char *text)
 {
 	size_t len = strlen(text);
 	int fd;
 
-	if (unlink(path) < 0 && errno != ENOENT)
+	if (unlinkat(dfd, path, 0) < 0 && errno != ENOENT)
 		return -1;
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  0600);
+	fd = openat(dfd, path,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
 	if (write(fd, text, len) != (ssize_t)len) {
@@ -72,6 +72,11 @@ static int write_rc(const char *path, const char *text)
 		return -1;
 	}
 	return close(fd);
+}
+
+static int write_rc(const char *path, const char *text)
+{
+	return write_rc_at(AT_FDCWD, path, text);
 }
 
 /* Without its directory the shell runs as it is, said once. */
@@ -121,18 +126,28 @@ static void fish_restore(char *out, size_t n, const char *name)
 	snprintf(out, n, "set -gx %s %s\n", name, q);
 }
 
-/* DIR/fish, a directory of ours: whatever the sandbox left under that
- * name (a link to the host's ~/.config/fish) is removed, never entered. */
+/* DIR/fish, a directory of ours, open (-1 on error): whatever the
+ * sandbox left under that name (a link to the host's ~/.config/fish) is
+ * removed, never entered; what is made in it is made through this
+ * descriptor. */
 static int fish_dir(char *path, size_t n)
 {
 	struct stat st;
+	int dfd;
 
 	snprintf(path, n, "%s/fish", dir);
 	if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(path) < 0)
 		return -1;
 	if (mkdir(path, 0700) < 0 && errno != EEXIST)
 		return -1;
-	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	/* Without it, fish's first prompt starts fish_update_completions,
+	 * which writes to the caller's data dir: a refusal on each
+	 * project's first shell. */
+	(void)mkdirat(dfd, "generated_completions", 0700);
+	return dfd;
 }
 
 /*
@@ -150,10 +165,10 @@ static char **fish(const char *sh)
 	char sub[PATH_MAX + 8], text[4 * PATH_MAX + 1024], r1[PATH_MAX + 96],
 		r2[PATH_MAX + 96], user[PATH_MAX + 16], uq[PATH_MAX + 64];
 	const char *x = getenv("XDG_CONFIG_HOME");
+	int dfd = fish_dir(sub, sizeof sub), r;
 
-	if (fish_dir(sub, sizeof sub) < 0)
+	if (dfd < 0)
 		return plain("cannot make the fish directory in");
-	snprintf(rc, sizeof rc, "%s/config.fish", sub);
 	fish_restore(r1, sizeof r1, "XDG_CONFIG_HOME");
 	fish_restore(r2, sizeof r2, "XDG_DATA_HOME");
 	if (x && *x == '/')
@@ -172,20 +187,28 @@ static char **fish(const char *sh)
 		 "for f in $u/conf.d/*.fish; source $f; end\n"
 		 "test -f $u/config.fish; and source $u/config.fish\n",
 		 r1, r2, uq);
-	if (write_rc(rc, text) < 0)
+	r = write_rc_at(dfd, "config.fish", text);
+	close(dfd);
+	if (r < 0)
 		return plain("cannot write the rc file in");
 	snprintf(cfg_env, sizeof cfg_env, "XDG_CONFIG_HOME=%s", dir);
 	snprintf(data_env, sizeof data_env, "XDG_DATA_HOME=%s", dir);
+	/* fish's history starts empty, and fish then imports $HISTFILE or
+	 * ~/.bash_history (hidden: a refusal).  HISTFILE names the
+	 * sandboxed bash's history in DIR, which a bash started in fish
+	 * also keeps. */
+	snprintf(histarg, sizeof histarg, "HISTFILE=%s/bash_history", dir);
 	argv_out[0] = (char *)"/usr/bin/env";
 	argv_out[1] = cfg_env;
 	argv_out[2] = data_env;
-	argv_out[3] = (char *)sh;
-	argv_out[4] = (char *)"--init-command";
-	argv_out[5] = (char *)"functions -q fish_prompt; and functions "
+	argv_out[3] = histarg;
+	argv_out[4] = (char *)sh;
+	argv_out[5] = (char *)"--init-command";
+	argv_out[6] = (char *)"functions -q fish_prompt; and functions "
 			      "-c fish_prompt _sbxrun_prompt; function "
 			      "fish_prompt; echo -n '" MARK
 			      "'; _sbxrun_prompt; end";
-	argv_out[6] = NULL;
+	argv_out[7] = NULL;
 	return argv_out;
 }
 

@@ -196,60 +196,6 @@ static int get_suffixes(const config_setting_t *s, const char **v, size_t *n,
 	return 0;
 }
 
-/* Is path at or under dir (both normalised)? */
-static int under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (n == 1)
-		return 1;
-	return strncmp(path, dir, n) == 0 &&
-	       (path[n] == '\0' || path[n] == '/');
-}
-
-/* E-10: a rw or ro root named inside the project ("out", "dist") that
- * resolves outside it went through a symlink in the project, which an
- * earlier run may have made (out -> ~): the trusted text would mean
- * something else.  Refused, with the link and the fix; a root meant to be
- * elsewhere is written as its target. */
-static int check_root_link(struct sbx_policy *p, const struct sbx_rule *r,
-			   struct sbx_err *err)
-{
-	char lex[PATH_MAX], res[PATH_MAX], proj[PATH_MAX], link[PATH_MAX];
-
-	if (r->mode == SBX_HIDE || !p->project ||
-	    sbx_path_norm(r->root, p->project, p->home, 0, lex, sizeof(lex)) <
-		    0 ||
-	    sbx_path_norm(r->root, p->project, p->home, 1, res, sizeof(res)) <
-		    0 ||
-	    sbx_path_norm(p->project, "/", NULL, 1, proj, sizeof(proj)) < 0)
-		return 0; /* add_rule says what is wrong with it */
-	if (!(under(lex, proj) || under(lex, p->project)) || under(res, proj))
-		return 0;
-	/* the first component of lex that is a link */
-	snprintf(link, sizeof(link), "%s", lex);
-	for (char *c = link + strlen(under(lex, proj) ? proj : p->project) + 1;
-	     c && *c;) {
-		struct stat st;
-		char *sl = strchr(c, '/');
-
-		if (sl)
-			*sl = '\0';
-		if (lstat(link, &st) == 0 && S_ISLNK(st.st_mode))
-			break;
-		if (sl)
-			*sl = '/';
-		c = sl ? sl + 1 : NULL;
-	}
-	return sbx_errf(err, 0,
-			"root '%s' is in the project but resolves to '%s' "
-			"through the symlink '%s', which a command in an "
-			"earlier run may have made; refusing (remove the "
-			"link: rm '%s'; or, if you mean '%s', write that "
-			"in the conf)",
-			r->root, res, link, link, res);
-}
-
 /* { root = ...; mode = ...; suffixes = [...]; max_file_bytes = N; }: read
  * whole, then handed to the engine as one rule. */
 static int apply_path(struct sbx_policy *p, const config_setting_t *g,
@@ -284,7 +230,7 @@ static int apply_path(struct sbx_policy *p, const config_setting_t *g,
 		return -1;
 	r.root = config_setting_get_string(root);
 	r.src = src_of(root);
-	if (check_root_link(p, &r, &e2) < 0 ||
+	if (sbx_conf_check_root_link(p, &r, &e2) < 0 ||
 	    sbx_policy_add_rule(p, &r, &e2) < 0)
 		return cfail(err, root, "%s", e2.msg);
 	return 0;
@@ -780,77 +726,6 @@ struct tier {
 	char buf[PATH_MAX];
 };
 
-/* The hash recorded by sbxrun --trust for this project, or "". */
-static void trusted_hash(const struct sbx_locs *l, char *want, size_t sz)
-{
-	FILE *f = fopen(l->trust_file, "re");
-
-	want[0] = '\0';
-	if (f) {
-		if (!fgets(want, (int)sz, f))
-			want[0] = '\0';
-		fclose(f);
-		want[strcspn(want, "\n")] = '\0';
-	}
-}
-
-/* The in-repo conf counts only when the hash of the bytes read is the one
- * trusted; those same bytes are then parsed (CONF-01).  It is the one conf
- * the sandbox may have made (when none existed at launch): an untrusted one,
- * or anything but a regular file of ours, is ignored with a warning, never
- * waited on (CONF-03).  A conf that WAS trusted and no longer matches (a
- * git pull, a checkout, a write from a landlock-only run) or is gone
- * refuses the run (E-17): dropping it would silently drop its hide and
- * read-only rules; sbxrun --trust reviews it (or forgets a deleted one). */
-static int inrepo_trusted(struct sbx_policy *p, const struct sbx_locs *l,
-			  char **out, struct sbx_err *err)
-{
-	char have[33], want[40];
-	struct sbx_err e = { "" };
-	struct sbx_src src = { l->inrepo_conf, 0 };
-	char *text = NULL;
-	int r = sbx_conf_read(l->inrepo_conf, &text, &e);
-
-	*out = NULL;
-	trusted_hash(l, want, sizeof(want));
-	if (r == 1 && want[0])
-		return sbx_errf(err, 0,
-				"%s was trusted but is gone; its rules would "
-				"silently stop applying: put it back, or run "
-				"sbxrun --trust to forget it",
-				l->inrepo_conf);
-	if (r == 1)
-		return 0;
-	if (r < 0 && want[0])
-		return sbx_errf(err, 0, "%s was trusted but %s", l->inrepo_conf,
-				e.msg);
-	if (r < 0) {
-		const char *why = strncmp(e.msg, l->inrepo_conf,
-					  strlen(l->inrepo_conf)) == 0
-					  ? e.msg + strlen(l->inrepo_conf) + 2
-					  : e.msg;
-		sbx_policy_warn(p, src, "%s; ignored", why);
-		return 0;
-	}
-	sbx_hash128_hex(text, strlen(text), have);
-	if (strcmp(have, want) == 0) {
-		*out = text;
-		return 0;
-	}
-	free(text);
-	if (want[0])
-		return sbx_errf(err, 0,
-				"%s changed since you trusted it; refusing to "
-				"run without its rules (they may hide or "
-				"protect paths): review it and run: sbxrun "
-				"--trust",
-				l->inrepo_conf);
-	sbx_policy_warn(p, src,
-			"not trusted, ignored; review it and run: sbxrun "
-			"--trust");
-	return 0;
-}
-
 static int read_tiers(struct sbx_policy *p, const struct sbx_locs *l,
 		      const struct sbx_opts *o, struct tier *t,
 		      struct sbx_err *err)
@@ -863,7 +738,7 @@ static int read_tiers(struct sbx_policy *p, const struct sbx_locs *l,
 	t[2].path = (fl & SBX_OPT_NO_USER_CONF) ? NULL : l->project_conf;
 	t[3].path = NULL;
 	if (!(fl & SBX_OPT_NO_USER_CONF)) {
-		if (inrepo_trusted(p, l, &t[3].text, err) < 0)
+		if (sbx_conf_inrepo_trusted(p, l, &t[3].text, err) < 0)
 			return -1;
 		if (t[3].text)
 			t[3].path = l->inrepo_conf;

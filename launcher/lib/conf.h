@@ -40,6 +40,14 @@ int sbx_conf_add_path(const struct sbx_locs *l, const char *root,
 		      const char *mode, struct sbx_err *err);
 int sbx_conf_remove_path(const struct sbx_locs *l, const char *root,
 			 struct sbx_err *err);
+/* The trusted in-repo conf's bytes in *out (NULL: none, or untrusted,
+ * with a warning); -1 when it was trusted and changed or is gone (E-17). */
+int sbx_conf_inrepo_trusted(struct sbx_policy *p, const struct sbx_locs *l,
+			    char **out, struct sbx_err *err);
+/* -1 when a rw/ro root named inside the project resolves outside it
+ * through a symlink (E-10). */
+int sbx_conf_check_root_link(struct sbx_policy *p, const struct sbx_rule *r,
+			     struct sbx_err *err);
 /* Record the in-repo conf's hash: 0; 1 when the conf is gone and its
  * trust record was removed; -1. */
 int sbx_conf_trust(const struct sbx_locs *l, struct sbx_err *err);

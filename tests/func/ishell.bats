@@ -121,6 +121,8 @@ C_Z='\x1a'
 	[[ "$output" == *"after=130"* ]]
 	[[ "$output" != *"config/fish"* ]]
 	[[ "$output" != *"Read-only file system"* ]]
+	# not even fish_update_completions on the first prompt
+	[[ "$output" != *"refusal"* ]]
 	[[ "$output" == *"EXIT 5"* ]]
 	d=$(shell_dir)
 	grep -q 'sbx=$SBXRUN' "$d/fish/fish_history"

@@ -506,6 +506,8 @@ void px_conn_start(struct sbx_proxy *px, int fd)
 	px->all = c;
 	if (++px->st.conns > px->st.peak)
 		px->st.peak = px->st.conns;
+	if (px->st.conns > px->burst)
+		px->burst = px->st.conns;
 	px_timer_set(c, T_HEAD);
 }
 

@@ -87,6 +87,7 @@ struct sbx_proxy {
 	struct px_conn *thead[T_N], *ttail[T_N];
 	unsigned tms[T_N];
 	uint64_t accept_pause_until; /* ms; 0: accepting */
+	unsigned burst; /* most connections at once since the last trim */
 	struct px_dns *dns;
 	struct sbx_proxy_stats st;
 };

@@ -7,6 +7,10 @@
  * write) and each side's interest in the epoll set follows from the
  * state alone.  When no pipe can be had (out of descriptors), the
  * direction copies through a 16 KiB buffer instead; nothing fails.
+ * The bytes queued before the relay (the 200 or SOCKS reply, what the
+ * client sent after its request) take a buffer of their exact size,
+ * freed once sent when a pipe carries the rest: an idle tunnel holds no
+ * heap but its px_conn.
  *
  * End of stream is passed on as such (shutdown(SHUT_WR) on the other
  * side, once everything before it is written), so half-closed protocols
@@ -51,7 +55,7 @@ int px_dir_queue(struct px_dir *d, const void *p, size_t n)
 	if (!n)
 		return 0;
 	if (d->len + n > d->cap) {
-		size_t nc = d->len + n > COPY_BYTES ? d->len + n : COPY_BYTES;
+		size_t nc = d->len + n;
 		char *b = realloc(d->buf, nc);
 
 		if (!b)
@@ -108,6 +112,11 @@ static int flush(struct px_dir *d, size_t *budget)
 		*budget -= *budget < (size_t)n ? *budget : (size_t)n;
 	}
 	d->off = d->len = 0;
+	if (d->buf && d->pipe[0] >= 0) {
+		free(d->buf);
+		d->buf = NULL;
+		d->cap = 0;
+	}
 	while (d->inpipe) {
 		n = splice(d->pipe[0], NULL, d->to, NULL, d->inpipe,
 			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
