@@ -66,7 +66,8 @@ static int check_file(const struct sbx_cpol *v, const char *what,
  * is a protected path (conf.c); refused when it is missing together with
  * its parent under a writable directory: a protected path whose parent
  * exists at launch is moved aside at exit if the run made it (plant.c),
- * one deeper is not watched and nothing holds it. */
+ * one deeper is not watched and nothing holds it.  Not under the built-in
+ * /tmp root (below). */
 static int check_dir(const struct sbx_cpol *v, const char *dir,
 		     struct sbx_err *err)
 {
@@ -93,7 +94,10 @@ static int check_dir(const struct sbx_cpol *v, const char *dir,
 			break;
 	}
 	snprintf(probe, sizeof(probe), "%s/%s", up, "sbxrun-probe");
-	if (writable(v, probe, &r))
+	/* The built-in /tmp: private in full mode; in landlock-only a home
+	 * under the host's /tmp is writable whole anyway (E-01, said by
+	 * --list-paths), and refusing would refuse every such run. */
+	if (writable(v, probe, &r) && !(r && (r->flags & SBX_RF_TMP)))
 		return refuse(v, "sbxrun's own conf directory (missing)", dir,
 			      r, fix, err);
 	return 0;
