@@ -314,6 +314,15 @@ const struct sbx_path_rule **sbx_policy_sorted(const struct sbx_policy *p);
 const struct sbx_path_rule *sbx_policy_match(const struct sbx_policy *p,
 					     const char *path);
 
+/* The same rule by walking path's ancestors (path normalised, absolute):
+ * each root looked up, rules with a flag in skip passed over.  Index the
+ * rules first (sbx_policy_index, after the last change) and it costs the
+ * path's depth in lookups instead of a scan of every rule; without the
+ * index it is correct but slower.  sbx_policy_index: -1 out of memory. */
+const struct sbx_path_rule *sbx_policy_decider(const struct sbx_policy *p,
+					       const char *path, unsigned skip);
+int sbx_policy_index(struct sbx_policy *p);
+
 /* Environment: should this variable (NAME=value or NAME) be passed? */
 int sbx_policy_env_pass(const struct sbx_policy *p, const char *name);
 /* Does an env.keep pattern name it (then its value is not judged)? */

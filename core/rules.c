@@ -275,6 +275,59 @@ int sbx_policy_remove_path(struct sbx_policy *p, const char *root)
 	return 0;
 }
 
+int sbx_policy_index(struct sbx_policy *p)
+{
+	return rix_sync(p);
+}
+
+/* The rule at exactly root: by the index when it covers every rule (p is
+ * not changed here), else by a scan.  Roots are unique (an add merges). */
+static const struct sbx_path_rule *rule_at(const struct sbx_policy *p,
+					   const char *root)
+{
+	size_t mask, s;
+
+	if (!p->rixcap || p->rixn != p->nrules) {
+		for (size_t i = 0; i < p->nrules; i++)
+			if (strcmp(p->rules[i].root, root) == 0)
+				return &p->rules[i];
+		return NULL;
+	}
+	mask = p->rixcap - 1;
+	for (s = root_hash(root) & mask; p->rix[s]; s = (s + 1) & mask) {
+		const struct sbx_path_rule *r = &p->rules[p->rix[s] - 1];
+
+		if (strcmp(r->root, root) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+const struct sbx_path_rule *sbx_policy_decider(const struct sbx_policy *p,
+					       const char *path, unsigned skip)
+{
+	char buf[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (path[0] != '/' || n >= sizeof buf)
+		return NULL;
+	memcpy(buf, path, n + 1);
+	for (;;) {
+		const struct sbx_path_rule *r = rule_at(p, buf);
+		char *slash;
+
+		if (r && !(r->flags & skip))
+			return r;
+		if (n == 1)
+			return NULL;
+		slash = strrchr(buf, '/');
+		n = slash == buf ? 1 : (size_t)(slash - buf);
+		buf[n] = '\0';
+		if (n == 1)
+			buf[0] = '/';
+	}
+}
+
 /*
  * Rule order for sbx_policy_sorted(): tree order of the roots, then the
  * rule that decides at an equal root (stronger mode, then earlier; the

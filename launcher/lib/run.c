@@ -382,29 +382,15 @@ static int run_policy(struct run_ctx *c, struct sbx_err *err)
  * -1 when no rule covers it. */
 static int sandbox_mode(const struct sbx_policy *p, const char *path)
 {
-	const struct sbx_path_rule *best = NULL;
-	size_t plen = strlen(path);
+	/* Asked for every absent protected path (sbx_plants_note): the
+	 * ancestors looked up in the root index (sbx_policy_index before
+	 * those) instead of a scan of every rule per path. */
+	const struct sbx_path_rule *best =
+		sbx_policy_decider(p, path, SBX_RF_PROTECT);
 
-	/* Asked for every absent protected path (sbx_plants_note): with a
-	 * thousand rules, the length tests first keep it from being the
-	 * launcher's biggest cost (a root longer than the path, or shorter
-	 * than the best so far, cannot decide). */
-	for (size_t i = 0; i < p->nrules; i++) {
-		const struct sbx_path_rule *r = &p->rules[i];
-
-		if (r->rootlen > plen || (best && r->rootlen < best->rootlen) ||
-		    (r->flags & SBX_RF_PROTECT) ||
-		    !sbx_path_within(path, r->root, r->rootlen))
-			continue;
-		if (!best || r->rootlen > best->rootlen ||
-		    (r->rootlen == best->rootlen && r->mode > best->mode))
-			best = r;
-	}
 	return best ? (int)best->mode : -1;
 }
 
-/* Could the sandbox itself have created path?  Only then is a protected
- * path that appeared worth a warning (the launcher makes its own). */
 static int sandbox_writable(const struct sbx_policy *p, const char *path)
 {
 	return sandbox_mode(p, path) == SBX_RW;
@@ -684,6 +670,7 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 	}
 	rc = write_policy(c, &c->rd, err);
 	sbx_plants_free(&c->plants);
+	(void)sbx_policy_index(&c->pol); /* without it: slower, same answers */
 	sbx_plants_note(&c->plants, &c->pol, sandbox_writable);
 	sbx_guard_free(&c->guard);
 	if (rc == 0 && (c->b->cpol_flags(c->mode) & SBX_CPOL_F_SHIM_PROTECT))

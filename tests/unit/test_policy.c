@@ -274,6 +274,60 @@ static void test_finish_flags(void **state)
 	assert_true(r->flags & SBX_RF_FLAG);
 }
 
+/* The longest-root search the launcher used to run per path, skipping
+ * rules with a flag in skip: the reference for sbx_policy_decider. */
+static const struct sbx_path_rule *ref_decider(const struct sbx_policy *p,
+					       const char *path, unsigned skip)
+{
+	const struct sbx_path_rule *best = NULL;
+
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct sbx_path_rule *r = &p->rules[i];
+
+		if ((r->flags & skip) ||
+		    !sbx_path_within(path, r->root, r->rootlen))
+			continue;
+		if (!best || r->rootlen > best->rootlen ||
+		    (r->rootlen == best->rootlen && r->mode > best->mode))
+			best = r;
+	}
+	return best;
+}
+
+/* The ancestor walk finds the rule the scan finds, indexed or not, for
+ * every root, below it, and beside it, with and without skipped flags. */
+static void test_decider_walk(void **state)
+{
+	static const unsigned skips[] = { 0, SBX_RF_PROTECT };
+	char path[PATH_MAX];
+
+	(void)state;
+	for (size_t s = 0; s < NSCEN; s++) {
+		struct sbx_policy *p = &pols[s];
+
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass)
+				assert_int_equal(sbx_policy_index(p), 0);
+			for (size_t i = 0; i < p->nrules; i++) {
+				for (int k = 0; k < 3; k++) {
+					snprintf(path, sizeof path, "%s%s",
+						 p->rules[i].root,
+						 k == 0	  ? ""
+						 : k == 1 ? "/x/y"
+							  : "z");
+					for (size_t f = 0; f < 2; f++)
+						assert_ptr_equal(
+							sbx_policy_decider(
+								p, path,
+								skips[f]),
+							ref_decider(p, path,
+								    skips[f]));
+				}
+			}
+		}
+	}
+}
+
 /* Finish refuses a system directory or $HOME as the project, unless
  * forced, and an empty allow-list with network "filtered". */
 static void test_finish_refusals(void **state)
@@ -1429,6 +1483,7 @@ int main(void)
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_warning_text),
 		cmocka_unit_test(test_finish_flags),
+		cmocka_unit_test(test_decider_walk),
 	};
 	const struct CMUnitTest other[] = {
 		cmocka_unit_test(test_finish_refusals),
