@@ -26,7 +26,7 @@ int sbx_exit_code(int st)
 static void forward(pid_t pid, int sig)
 {
 	/* The command leads its own process group: after setsid(), or
-	 * with keep_tty after setpgid() (child.c's take_terminal); should
+	 * with keep_tty after setpgid() (tty.c's sbx_tty_take); should
 	 * that have failed, only the process itself is signalled. */
 	if (kill(-pid, sig) < 0)
 		kill(pid, sig);

@@ -93,7 +93,7 @@ struct sup {
 	int old_dumpable, old_subreaper, subreaper_set;
 	pid_t tty_pgrp; /* keep_tty in the foreground: our group, which
 			 * the command's replaces on the terminal until
-			 * the end (child.c's take_terminal); else 0 */
+			 * the end (tty.c); else 0 */
 	pid_t self, child;
 	unsigned long foreign_records; /* RPT-01: not from the sandbox */
 	unsigned long long child_start; /* clock ticks since boot */
@@ -105,6 +105,15 @@ struct sup {
 	struct supnet *net; /* network = filtered: the proxy (supnet.c) */
 	struct sbx_notif *notif; /* the listener's state, notif.c */
 };
+
+/* ------------------------------------------------------------- tty.c */
+
+/* The interactive shell's terminal: in the command before exec, when
+ * s->tty_pgrp says we have the terminal, its own process group as the
+ * foreground one. */
+void sbx_tty_take(const struct sup *s);
+/* The supervisor, at the end: the terminal back to the caller's group. */
+void sbx_tty_give_back(struct sup *s);
 
 /* ----------------------------------------------------------- child.c */
 
