@@ -78,12 +78,17 @@ def main(argv):
             play(fd, steps.pop(0))
             wait_for = None
             last = time.time()
+    timed_out = time.time() >= end
     try:
-        _, st = os.waitpid(pid, os.WNOHANG if time.time() >= end else 0)
+        done, st = os.waitpid(pid, os.WNOHANG)
+        if not done:
+            if timed_out:
+                os.kill(pid, 9)  # nothing is left running after the test
+            _, st = os.waitpid(pid, 0)
     except ChildProcessError:
         st = 0
     sys.stdout.write(out.decode(errors="replace"))
-    if time.time() >= end and not st:
+    if timed_out:
         print("\nTIMEOUT")
     code = os.waitstatus_to_exitcode(st)
     print("\nEXIT %d" % code)
