@@ -221,6 +221,11 @@ static int cargo_safe(const struct sbx_policy *p, char *const *from)
 	return 1;
 }
 
+int sbx_env_cargo_kept(const struct sbx_policy *p, char *const *from)
+{
+	return p->redirect_caches && p->cache_dir && !cargo_safe(p, from);
+}
+
 /* A cache variable this run sets (skip_cargo: CARGO_HOME is left). */
 static int cache_var(const char *var, const struct sbx_policy *p,
 		     int skip_cargo)
@@ -369,7 +374,7 @@ int sbx_env_build(struct sbx_env *e, const struct sbx_policy *p,
 {
 	const char *kept_preload = NULL;
 	size_t n = 0;
-	int skip_cargo = p->redirect_caches && !cargo_safe(p, from);
+	int skip_cargo = sbx_env_cargo_kept(p, from);
 
 	memset(e, 0, sizeof(*e));
 	while (from && from[n])

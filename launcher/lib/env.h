@@ -69,6 +69,11 @@ void sbx_env_free(struct sbx_env *e);
  * glpat-, sk-, xox?-, AKIA..., npm_, pypi-, hf_, AIza...). */
 int sbx_env_secret_value(const char *value);
 
+/* With redirect_caches, is CARGO_HOME left as it is (the caller's, or
+ * ~/.cargo, holds cargo's config and the project is not under the home)?
+ * from: the caller's environment. */
+int sbx_env_cargo_kept(const struct sbx_policy *p, char *const *from);
+
 /* The value of SBXRUN_NET for a network mode. */
 const char *sbx_env_net(enum sbx_net net);
 

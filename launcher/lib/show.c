@@ -9,7 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <unistd.h>
 #include "api.h"
+#include "env.h"
 #include "explain.h"
 #include "kernel.h"
 #include "text.h"
@@ -73,7 +75,11 @@ static void show_limits(struct sbx_text *t, const struct sbx_policy *p)
 		     (unsigned long long)p->limits.fsize,
 		     p->fallback == SBX_FALLBACK_WARN ? "warn" : "deny");
 	if (p->redirect_caches)
-		sbx_text_add(t, "caches redirected to: %s\n", p->cache_dir);
+		sbx_text_add(t, "caches redirected to: %s%s\n", p->cache_dir,
+			     sbx_env_cargo_kept(p, environ)
+				     ? " (not CARGO_HOME: it holds cargo's "
+				       "config)"
+				     : "");
 }
 
 /* env.keep, one line per source: "env keep: A, B (FILE:LINE)", so

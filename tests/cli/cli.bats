@@ -234,6 +234,15 @@ teardown() { sbx_teardown; }
 	run "$SBXRUN" --caches on --dry-run
 	[[ "$output" == *"caches redirected to: $HOME/.cache/sbxrun/build/"* ]]
 	rm "$HOME/.config/sbxrun/config"
+	[[ "$output" != *"not CARGO_HOME"* ]]
+	# cargo's config in ~/.cargo, a project outside the home: CARGO_HOME stays
+	mkdir -p "$HOME/.cargo"
+	touch "$HOME/.cargo/config.toml"
+	run "$SBXRUN" --dry-run
+	[[ "$output" == *"caches redirected to: $HOME/.cache/sbxrun/build/"*" (not CARGO_HOME: it holds cargo's config)"* ]]
+	run "$SBXRUN" -- sh -c 'echo "cargo=$CARGO_HOME npm=$npm_config_cache"'
+	[[ "$output" == *"cargo= npm=$HOME/.cache/sbxrun/build/"*"/npm"* ]]
+	rm -r "$HOME/.cargo"
 	run "$SBXRUN" --caches maybe --dry-run
 	[ "$status" -eq 125 ]
 	[[ "$output" == *"--caches takes on or off, not 'maybe'"* ]]

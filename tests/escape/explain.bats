@@ -220,3 +220,29 @@ ts = [threading.Thread(target=f) for _ in range(4)]
 	once '^sbxrun: blocked unshare by python3 \(pid [0-9]+\): namespaces and mounts'
 	one_refusal syscall unshare syscall python3
 }
+
+# getifaddrs() (node's os.networkInterfaces() on every npm run) opens a
+# routing socket: still refused, but said by nobody; any other netlink
+# socket is said once.
+@test "SCX-16 a routing socket (getifaddrs) is refused quietly; another netlink socket is explained" {
+	command -v python3 >/dev/null || return 0
+	for proto in 0 9; do	# NETLINK_ROUTE, NETLINK_AUDIT
+		run xsbx --report "$T/r$proto.json" -- python3 -c "
+import socket
+try:
+    socket.socket(16, socket.SOCK_RAW, $proto)
+    print('opened')
+except OSError:
+    print('refused')
+"
+		echo "$proto: $output"
+		[[ "$output" == *refused* ]]
+		if [ "$proto" = 0 ]; then
+			[[ "$output" != *"sbxrun: blocked"* ]]
+			jq -e '(.refusals | length) == 0' "$T/r0.json"
+		else
+			once '^sbxrun: blocked socket by python3'
+			jq -e '(.refusals | length) == 1' "$T/r9.json"
+		fi
+	done
+}

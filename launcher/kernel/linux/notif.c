@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netlink.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -221,6 +222,12 @@ static void notif_explain(struct sup *s, struct sbx_notif *n,
 		snprintf(nrbuf, sizeof nrbuf, "syscall %d", q->data.nr);
 		name = nrbuf;
 	}
+	/* A routing socket (AF_NETLINK, NETLINK_ROUTE) is what getifaddrs()
+	 * opens to list interfaces (node's os.networkInterfaces() on every
+	 * npm run): refused, and the callers cope, but not worth a line on
+	 * every run.  Nothing else about netlink is quieted. */
+	if (sock && family == AF_NETLINK && q->data.args[2] == NETLINK_ROUTE)
+		return;
 	if (notif_seen(n, pid, q->data.nr) || notif_policy(s, n) < 0)
 		return;
 	sbx_explain_syscall(&n->v, name, family, comm, (long)pid, 0, &e);

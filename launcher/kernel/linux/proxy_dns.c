@@ -16,6 +16,12 @@
  * For tests, a hosts file can replace it altogether (no resolver, no
  * packet), or a single server can be named (a fake DNS server on a test
  * namespace's loopback) -- see proxy.h.
+ *
+ * The system resolver's channel is made at the first lookup, not when the
+ * proxy starts: a run that never names a host keeps no resolver state
+ * (the channel's ~75 KiB of heap and its code pages count against the
+ * idle supervisor's resident memory).  If it cannot be made then, that
+ * lookup fails ("cannot resolve"), and the next one tries again.
  */
 #include <ares.h>
 #include <errno.h>
@@ -178,7 +184,8 @@ int px_dns_new(struct sbx_proxy *px, struct sbx_err *err)
 	px->dns = d;
 	if (px->conf.hosts_file)
 		return load_hosts(d, px->conf.hosts_file, err);
-	return channel(px, d, err);
+	/* a named server is checked now: a mistake there is the caller's */
+	return px->conf.dns_server ? channel(px, d, err) : 0;
 }
 
 void px_dns_free(struct sbx_proxy *px)
@@ -224,6 +231,17 @@ void px_dns_lookup(struct px_conn *c, const char *name)
 	if (d->table) {
 		table_lookup(d, c, name);
 		return;
+	}
+	if (!d->have_ch) {
+		struct sbx_err e;
+
+		if (channel(c->px, d, &e) < 0) {
+			if (d->have_ch) /* made, but not as asked */
+				ares_destroy(d->ch);
+			d->have_ch = 0;
+			px_conn_resolved(c, ARES_ENOTINITIALIZED, NULL, 0);
+			return;
+		}
 	}
 	memset(&h, 0, sizeof(h));
 	h.ai_family = AF_UNSPEC;

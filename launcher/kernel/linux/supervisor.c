@@ -19,6 +19,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -797,6 +800,11 @@ int sbx_linux_launch(struct sbx_launch *l, struct sbx_exit *x,
 	 * included) may ptrace us or read our memory or descriptors. */
 	s.old_dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#ifdef __GLIBC__
+	/* the set-up's garbage (conf text, parse trees, build buffers) back to
+	 * the system: the supervisor idles for the whole run */
+	malloc_trim(0);
+#endif
 	if (sup_loop(&s) < 0)
 		goto out;
 	rc = sup_finish(&s);
