@@ -56,6 +56,7 @@ enum {
 	MSG_REPORT, /* SCM_RIGHTS: the bound report socket */
 	MSG_NETPROXY, /* SCM_RIGHTS: the proxy's listening socket (full) */
 	MSG_NOTIF, /* SCM_RIGHTS: the seccomp listener (notif.c) */
+	MSG_STOPPED, /* val: the signal that stopped the command (keep_tty) */
 };
 
 struct chan_msg {
@@ -114,6 +115,9 @@ struct sup {
 void sbx_tty_take(const struct sup *s);
 /* The supervisor, at the end: the terminal back to the caller's group. */
 void sbx_tty_give_back(struct sup *s);
+/* The command stopped (a shell started in the background asks for the
+ * terminal with SIGTTIN): stop too, and on fg hand it the terminal. */
+void sbx_tty_stopped(struct sup *s);
 
 /* ----------------------------------------------------------- child.c */
 

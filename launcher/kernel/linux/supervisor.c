@@ -412,6 +412,7 @@ static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 			s->l->on_warning(s->l->warning_ctx, m->text);
 		break;
 	case MSG_EXEC: s->exec_errno = m->val; break;
+	case MSG_STOPPED: sbx_tty_stopped(s); break;
 	case MSG_STATUS:
 		s->cmd_status = m->val;
 		s->cmd_status_known = 1;
