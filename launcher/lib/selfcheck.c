@@ -66,10 +66,17 @@ static int check_file(const struct sbx_cpol *v, const char *what,
  * is a protected path (conf.c); refused when it is missing together with
  * its parent under a writable directory: a protected path whose parent
  * exists at launch is moved aside at exit if the run made it (plant.c),
- * one deeper is not watched and nothing holds it.  Not under the built-in
- * /tmp root (below). */
+ * one deeper is not watched and nothing holds it.  Exceptions below. */
+static int contains(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	return n == 1 || (strncmp(path, dir, n) == 0 &&
+			  (path[n] == '\0' || path[n] == '/'));
+}
+
 static int check_dir(const struct sbx_cpol *v, const char *dir,
-		     struct sbx_err *err)
+		     const char *home, struct sbx_err *err)
 {
 	static const char fix[] = "set XDG_CONFIG_HOME to a directory "
 				  "outside the writable paths";
@@ -94,10 +101,12 @@ static int check_dir(const struct sbx_cpol *v, const char *dir,
 			break;
 	}
 	snprintf(probe, sizeof(probe), "%s/%s", up, "sbxrun-probe");
-	/* The built-in /tmp: private in full mode; in landlock-only a home
-	 * under the host's /tmp is writable whole anyway (E-01, said by
-	 * --list-paths), and refusing would refuse every such run. */
-	if (writable(v, probe, &r) && !(r && (r->flags & SBX_RF_TMP)))
+	/* Not when the whole home is writable anyway (--unsafe-project on
+	 * $HOME; a home under the host's /tmp in landlock-only, E-01): the
+	 * user chose that, and ~/.bashrc is as writable.  Nor under the
+	 * built-in /tmp: private in full mode. */
+	if (writable(v, probe, &r) && !(r && (r->flags & SBX_RF_TMP)) &&
+	    !(r && home && contains(sbx_cpol_str(v, r->root), home)))
 		return refuse(v, "sbxrun's own conf directory (missing)", dir,
 			      r, fix, err);
 	return 0;
@@ -130,7 +139,7 @@ int sbx_selfcheck(const struct sbx_policy *loaded, const struct sbx_cpol *v,
 		if (check_file(v, "the conf file", loaded->conf_files.v[i],
 			       conf_fix, err) < 0)
 			return -1;
-	if (check_dir(v, config_dir, err) < 0)
+	if (check_dir(v, config_dir, loaded->home, err) < 0)
 		return -1;
 	if (check_file(v, "sbxrun's own program", self_path(self, sizeof(self)),
 		       self_fix, err) < 0 ||

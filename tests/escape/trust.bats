@@ -55,6 +55,15 @@ teardown() { esc_teardown; }
 	[ "$status" -eq 125 ]
 	[[ "$output" == *"sbxrun's own conf directory (missing) '$P/.config/sbxrun' would be writable"*"set XDG_CONFIG_HOME to a directory outside the writable paths"* ]]
 	[ ! -e "$P/.config" ]
+	# absent, its parent present: the run goes on, and what it planted
+	# there is moved aside at exit (plant.c), never read by the next run
+	mkdir -p "$P/.config"
+	run env XDG_CONFIG_HOME="$P/.config" timeout 60 "$SBXRUN" --mode "$SBX_MODE" -- \
+		sh -c 'mkdir -p "$1/.config/sbxrun" && echo "network = { mode = \"on\"; };" > "$1/.config/sbxrun/config"' sh "$P"
+	[ ! -e "$P/.config/sbxrun/config" ]
+	run env XDG_CONFIG_HOME="$P/.config" timeout 60 "$SBXRUN" --mode "$SBX_MODE" -- sh -c 'echo "net=$SBXRUN_NET"'
+	[[ "$output" != *"net=on"* ]]
+	rm -rf "$P/.config"
 	# present: a static write into it (no shim) never lands
 	mkdir -p "$P/.config/sbxrun"
 	run env XDG_CONFIG_HOME="$P/.config" timeout 60 "$SBXRUN" --mode "$SBX_MODE" -- \

@@ -85,6 +85,21 @@ C_Z='\x1a'
 	[[ "$output" == *"GOT:[typed-after]"* ]]
 }
 
+@test "started in the background the shell waits for fg, then has the terminal; the caller's shell has it back after" {
+	# The sandboxed shell asks for the terminal (SIGTTIN) and stops;
+	# sbxrun stops with it, so the caller's shell sees the job stopped
+	# and fg continues it.  In full mode the shell used to believe it
+	# was in the foreground (its group and the terminal's both 0 in the
+	# pid namespace) and took the terminal at once.
+	run python3 "$PTY" --timeout 30 --send 'echo "in=$SBXRUN"' --send 'exit 7' --send 'typed-after' -- bash -c \
+		"set -m; SHELL=/bin/bash $(printf '%q' "$SBXRUN") --mode $SBX_MODE & sleep 2; echo bg-waited; jobs; fg; echo \"fg-rc=\$?\"; read -t 5 l; echo \"GOT:[\$l]\""
+	echo "$output"
+	[[ "$output" == *"bg-waited"*"Stopped"*"in=1"* ]]
+	[[ "$output" != *"(sbxrun) "*"bg-waited"* ]]
+	[[ "$output" == *"fg-rc=7"* ]]
+	[[ "$output" == *"GOT:[typed-after]"* ]]
+}
+
 @test "zsh: the prompt is marked" {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	run python3 "$PTY" --send 'echo "sbx=$SBXRUN"' --send 'exit' -- \

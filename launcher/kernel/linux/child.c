@@ -469,33 +469,6 @@ static void seccomp_layer(const struct sup *s)
 	close(fd);
 }
 
-/*
- * The interactive shell keeps the caller's terminal (TIOCSTI and
- * TIOCLINUX stay refused by seccomp) and gets its job control: it leads
- * a process group of its own, which becomes the terminal's foreground
- * group.  Left in the caller's group, the shell in a pid namespace saw
- * that group as 0 (it lives outside the namespace): dash set it back as
- * the foreground group on exit and failed ("Cannot set tty process
- * group", exit 2), bash could not hand the terminal back after a job,
- * and Ctrl-C reached the supervisor's group as well.  The group is made
- * here, inside the namespace, so the shell sees its own pid in
- * tcgetpgrp(); SIGTTOU is blocked because we are still a background
- * group.  The supervisor gives the terminal back to the caller's group
- * when the run ends (supervisor.c).  Failing is harmless: the shell runs
- * without job control, as it says.
- */
-static void take_terminal(void)
-{
-	sigset_t ttou, old;
-
-	sigemptyset(&ttou);
-	sigaddset(&ttou, SIGTTOU);
-	sigprocmask(SIG_BLOCK, &ttou, &old);
-	if (setpgid(0, 0) == 0)
-		(void)tcsetpgrp(STDIN_FILENO, getpid());
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
 /* The command process, in both modes.  Order matters: no_new_privs and
  * the capability drop before the layers (Landlock and seccomp need
  * no_new_privs without CAP_SYS_ADMIN), Landlock before the report socket
@@ -507,8 +480,8 @@ void sbx_cmd_main(const struct sup *s)
 
 	if (!l->keep_tty)
 		setsid(); /* TTY-01: no terminal shared with the caller */
-	else if (s->tty_pgrp > 0)
-		take_terminal(); /* not when started in the background */
+	else
+		sbx_tty_take(s); /* tty.c */
 	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	hygiene(s);
 	if (l->workdir && chdir(l->workdir) < 0) {

@@ -26,7 +26,7 @@ int sbx_exit_code(int st)
 static void forward(pid_t pid, int sig)
 {
 	/* The command leads its own process group: after setsid(), or
-	 * with keep_tty after setpgid() (child.c's take_terminal); should
+	 * with keep_tty after setpgid() (tty.c's sbx_tty_take); should
 	 * that have failed, only the process itself is signalled. */
 	if (kill(-pid, sig) < 0)
 		kill(pid, sig);
@@ -84,6 +84,7 @@ reaper_loop(const struct sup *s, pid_t cmd, int keeper)
 {
 	sigset_t set;
 	siginfo_t si;
+	int flags = WNOHANG | __WALL | (s->l->keep_tty ? WUNTRACED : 0);
 	pid_t p;
 	int st;
 
@@ -103,9 +104,14 @@ reaper_loop(const struct sup *s, pid_t cmd, int keeper)
 				forward(cmd, si.si_signo);
 			continue;
 		}
-		while ((p = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
+		while ((p = waitpid(-1, &st, flags)) > 0) {
 			if (p != cmd)
 				continue;
+			if (WIFSTOPPED(st)) { /* keep_tty: tty.c */
+				sbx_chan_put(s->chan[1], MSG_STOPPED,
+					     WSTOPSIG(st), NULL);
+				continue;
+			}
 			sbx_chan_put(s->chan[1], MSG_STATUS, st, NULL);
 			if (keeper)
 				sbx_kill_tree(getpid(), 0, 1, NULL, NULL);

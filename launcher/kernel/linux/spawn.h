@@ -56,6 +56,7 @@ enum {
 	MSG_REPORT, /* SCM_RIGHTS: the bound report socket */
 	MSG_NETPROXY, /* SCM_RIGHTS: the proxy's listening socket (full) */
 	MSG_NOTIF, /* SCM_RIGHTS: the seccomp listener (notif.c) */
+	MSG_STOPPED, /* val: the signal that stopped the command (keep_tty) */
 };
 
 struct chan_msg {
@@ -93,7 +94,7 @@ struct sup {
 	int old_dumpable, old_subreaper, subreaper_set;
 	pid_t tty_pgrp; /* keep_tty in the foreground: our group, which
 			 * the command's replaces on the terminal until
-			 * the end (child.c's take_terminal); else 0 */
+			 * the end (tty.c); else 0 */
 	pid_t self, child;
 	unsigned long foreign_records; /* RPT-01: not from the sandbox */
 	unsigned long long child_start; /* clock ticks since boot */
@@ -105,6 +106,18 @@ struct sup {
 	struct supnet *net; /* network = filtered: the proxy (supnet.c) */
 	struct sbx_notif *notif; /* the listener's state, notif.c */
 };
+
+/* ------------------------------------------------------------- tty.c */
+
+/* The interactive shell's terminal: in the command before exec, when
+ * s->tty_pgrp says we have the terminal, its own process group as the
+ * foreground one. */
+void sbx_tty_take(const struct sup *s);
+/* The supervisor, at the end: the terminal back to the caller's group. */
+void sbx_tty_give_back(struct sup *s);
+/* The command stopped (a shell started in the background asks for the
+ * terminal with SIGTTIN): stop too, and on fg hand it the terminal. */
+void sbx_tty_stopped(struct sup *s);
 
 /* ----------------------------------------------------------- child.c */
 

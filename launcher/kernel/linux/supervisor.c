@@ -412,6 +412,7 @@ static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 			s->l->on_warning(s->l->warning_ctx, m->text);
 		break;
 	case MSG_EXEC: s->exec_errno = m->val; break;
+	case MSG_STOPPED: sbx_tty_stopped(s); break;
 	case MSG_STATUS:
 		s->cmd_status = m->val;
 		s->cmd_status_known = 1;
@@ -705,27 +706,6 @@ static void restore_signals(struct sup *s)
 			sigaction(fwd_signals[i], &s->oldign[i], NULL);
 }
 
-/* keep_tty: the command took the terminal's foreground group (child.c's
- * take_terminal); give it back to the caller's group, or the shell that
- * started us would find itself in the background.  Only while that
- * group is one of the sandbox's, all gone now (no process left in it):
- * a group with processes is the caller's shell, which took the terminal
- * back itself (sbxrun was stopped and put in the background).  We are
- * in the background ourselves: SIGTTOU is blocked for the call. */
-static void give_back_terminal(struct sup *s)
-{
-	pid_t fg = s->tty_pgrp > 0 ? tcgetpgrp(STDIN_FILENO) : -1;
-	sigset_t ttou, old;
-
-	if (fg <= 0 || fg == s->tty_pgrp || kill(-fg, 0) == 0 || errno != ESRCH)
-		return;
-	sigemptyset(&ttou);
-	sigaddset(&ttou, SIGTTOU);
-	sigprocmask(SIG_BLOCK, &ttou, &old);
-	(void)tcsetpgrp(STDIN_FILENO, s->tty_pgrp);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
 static void sup_cleanup(struct sup *s)
 {
 	int i;
@@ -745,7 +725,7 @@ static void sup_cleanup(struct sup *s)
 	close_fd(&s->sync[1]);
 	for (i = 0; i < 3; i++)
 		close_fd(&s->cpipe[i]);
-	give_back_terminal(s);
+	sbx_tty_give_back(s);
 	restore_signals(s);
 	if (s->old_dumpable >= 0)
 		prctl(PR_SET_DUMPABLE, s->old_dumpable, 0, 0, 0);
@@ -794,10 +774,8 @@ int sbx_linux_launch(struct sbx_launch *l, struct sbx_exit *x,
 	snprintf(s.report_name, sizeof s.report_name, "%s", l->report_addr + 1);
 	if (open_channels(&s) < 0 || take_signals(&s) < 0)
 		goto out;
-	/* Started in the background (`sbxrun &`), the shell does not take
-	 * the terminal from the caller's foreground job. */
 	if (l->keep_tty && tcgetpgrp(STDIN_FILENO) == getpgrp())
-		s.tty_pgrp = getpgrp();
+		s.tty_pgrp = getpgrp(); /* tty.c */
 	s.t0 = now_ns();
 	if (l->pol->limits.timeout)
 		s.deadline =
