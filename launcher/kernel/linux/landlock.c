@@ -407,6 +407,15 @@ static int ll_reachable(const char *root, int full)
 	       faccessat(AT_FDCWD, root, W_OK, AT_EACCESS) == 0;
 }
 
+/* A hidden root the launcher found missing (SBX_RF_GONE, lstat in
+ * sbx_policy_for_run) is carved around without a second lstat: missing,
+ * ll_reachable() says yes, and one that appeared since is carved around
+ * just the same as a missing one (never less hidden). */
+static int ll_rule_reachable(const struct sbx_path_rule *r, int full)
+{
+	return (r->flags & SBX_RF_GONE) || ll_reachable(r->root, full);
+}
+
 /* Full mode: ll_reachable() of every rule, by index, as pid 1 saw it
  * before the mounts; the command process inherits it across fork.  NULL:
  * ask now. */
@@ -418,14 +427,14 @@ void sbx_landlock_survey(const struct sbx_policy *p)
 	ll_reach = calloc(p->nrules + 1, 1);
 	for (size_t i = 0; ll_reach && i < p->nrules; i++)
 		ll_reach[i] = p->rules[i].mode == SBX_HIDE &&
-			      ll_reachable(p->rules[i].root, 1);
+			      ll_rule_reachable(&p->rules[i], 1);
 }
 
 static int ll_hide_reachable(const struct ll *l, const struct sbx_path_rule *r)
 {
 	if (l->full && ll_reach)
 		return ll_reach[r - l->p->rules];
-	return ll_reachable(r->root, l->full);
+	return ll_rule_reachable(r, l->full);
 }
 
 /* The hidden roots to carve around, sorted, from the rules in tree
