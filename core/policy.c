@@ -481,7 +481,9 @@ int sbx_policy_env_pass(const struct sbx_policy *p, const char *var)
 		return 0;
 	if (any_glob(&p->env_keep, name))
 		return 1;
-	return !any_glob(&p->env_drop, name) && !any_glob(&p->env_drop, upper);
+	/* most names are upper case already: one pass over the drop list */
+	return !any_glob(&p->env_drop, name) &&
+	       (strcmp(name, upper) == 0 || !any_glob(&p->env_drop, upper));
 }
 
 int sbx_policy_env_kept(const struct sbx_policy *p, const char *var)

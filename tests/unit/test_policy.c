@@ -1055,6 +1055,10 @@ static const struct erow env_default[] = {
 	{ "TERM_PROGRAM", 1 },
 	{ "CI", 1 },
 	{ "npm_config_cache", 1 },
+	/* lower and mixed case: dropped by the upper-cased name */
+	{ "my_api_key", 0 },
+	{ "Openai_Api_Key", 0 },
+	{ "db_password", 0 },
 	{ "=weird", 1 },
 };
 
