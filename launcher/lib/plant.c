@@ -71,9 +71,47 @@ void sbx_plants_note(struct sbx_plants *pl, const struct sbx_policy *p,
 	}
 }
 
+/* The directory of the launch, open: reused while the next planted path
+ * lies in the same one (a project's absent .claude, .mcp.json, .envrc
+ * and the rest share it), so it is opened and checked once, not per
+ * path.  -1 with errno: ENOENT when gone, EXDEV when replaced. */
+struct dircache {
+	char dir[PATH_MAX];
+	int fd; /* -1: none open */
+	dev_t dev;
+	ino_t ino;
+};
+
+static int launch_dir(struct dircache *dc, const struct sbx_plant *pt,
+		      const char *dir)
+{
+	struct stat st;
+
+	if (dc->fd >= 0 && dc->dev == pt->dev && dc->ino == pt->ino &&
+	    strcmp(dc->dir, dir) == 0)
+		return dc->fd;
+	if (dc->fd >= 0)
+		close(dc->fd);
+	dc->fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dc->fd < 0)
+		return -1;
+	if (fstat(dc->fd, &st) < 0 || st.st_dev != pt->dev ||
+	    st.st_ino != pt->ino) {
+		close(dc->fd);
+		dc->fd = -1;
+		errno = EXDEV; /* not the directory of the launch */
+		return -1;
+	}
+	snprintf(dc->dir, sizeof dc->dir, "%s", dir);
+	dc->dev = st.st_dev;
+	dc->ino = st.st_ino;
+	return dc->fd;
+}
+
 /* Move one planted path aside; 1 when moved (the new name in out), 0
  * when not there, -1 when it could not be (errno). */
-static int move_aside(const struct sbx_plant *pt, char *out, size_t outlen)
+static int move_aside(struct dircache *dc, const struct sbx_plant *pt,
+		      char *out, size_t outlen)
 {
 	const char *name = strrchr(pt->path, '/') + 1;
 	char dir[PATH_MAX];
@@ -81,19 +119,11 @@ static int move_aside(const struct sbx_plant *pt, char *out, size_t outlen)
 	int dfd, rc = -1;
 
 	snprintf(dir, sizeof dir, "%.*s", (int)(name - 1 - pt->path), pt->path);
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	dfd = launch_dir(dc, pt, dir);
 	if (dfd < 0)
 		return errno == ENOENT ? 0 : -1;
-	if (fstat(dfd, &st) < 0 || st.st_dev != pt->dev ||
-	    st.st_ino != pt->ino) {
-		close(dfd);
-		errno = EXDEV; /* not the directory of the launch */
-		return -1;
-	}
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		close(dfd);
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return errno == ENOENT ? 0 : -1;
-	}
 	for (unsigned k = 0; k < 100 && rc < 0; k++) {
 		snprintf(out, outlen, "%s.sbxrun-blocked-%u-%u", name,
 			 (unsigned)getpid(), k);
@@ -101,7 +131,6 @@ static int move_aside(const struct sbx_plant *pt, char *out, size_t outlen)
 		if (rc < 0 && errno != EEXIST)
 			break;
 	}
-	close(dfd);
 	if (rc == 0) {
 		char full[PATH_MAX];
 
@@ -116,10 +145,11 @@ void sbx_plants_check(struct sbx_plants *pl,
 		      void (*warn)(void *ctx, const char *line), void *ctx)
 {
 	char moved[PATH_MAX], line[3 * PATH_MAX];
+	struct dircache dc = { .fd = -1 };
 
 	for (size_t i = 0; i < pl->n; i++) {
 		const char *p = pl->v[i].path;
-		int rc = move_aside(&pl->v[i], moved, sizeof moved);
+		int rc = move_aside(&dc, &pl->v[i], moved, sizeof moved);
 
 		if (rc == 0)
 			continue;
@@ -143,6 +173,8 @@ void sbx_plants_check(struct sbx_plants *pl,
 						: strerror(errno));
 		warn(ctx, line);
 	}
+	if (dc.fd >= 0)
+		close(dc.fd);
 }
 
 int sbx_plants_watched(const struct sbx_plants *pl, const char *path)
