@@ -33,10 +33,17 @@
 
 #include "plant.h"
 
-static void note(struct sbx_plants *pl, const char *path)
-{
+/* The last directory looked at: the absent protected paths of a run
+ * mostly share one (the project's), looked at once. */
+struct lastdir {
 	char dir[PATH_MAX];
 	struct stat st;
+	int ok; /* 1: dir is a directory (st), 0: not, -1: nothing yet */
+};
+
+static void note(struct sbx_plants *pl, struct lastdir *ld, const char *path)
+{
+	char dir[PATH_MAX];
 	struct sbx_plant *v;
 	char *slash;
 
@@ -46,7 +53,11 @@ static void note(struct sbx_plants *pl, const char *path)
 	if (!slash || slash == dir)
 		return;
 	*slash = '\0';
-	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+	if (ld->ok < 0 || strcmp(ld->dir, dir) != 0) {
+		memcpy(ld->dir, dir, (size_t)(slash - dir) + 1);
+		ld->ok = lstat(dir, &ld->st) == 0 && S_ISDIR(ld->st.st_mode);
+	}
+	if (!ld->ok)
 		return;
 	v = realloc(pl->v, (pl->n + 1) * sizeof(*v));
 	if (!v)
@@ -55,19 +66,21 @@ static void note(struct sbx_plants *pl, const char *path)
 	v[pl->n].path = strdup(path);
 	if (!v[pl->n].path)
 		return;
-	v[pl->n].dev = st.st_dev;
-	v[pl->n].ino = st.st_ino;
+	v[pl->n].dev = ld->st.st_dev;
+	v[pl->n].ino = ld->st.st_ino;
 	pl->n++;
 }
 
 void sbx_plants_note(struct sbx_plants *pl, const struct sbx_policy *p,
 		     int (*writable)(const struct sbx_policy *, const char *))
 {
+	struct lastdir ld = { .ok = -1 };
+
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct sbx_path_rule *r = &p->rules[i];
 
 		if ((r->flags & SBX_RF_ABSENT) && writable(p, r->root))
-			note(pl, r->root);
+			note(pl, &ld, r->root);
 	}
 }
 
