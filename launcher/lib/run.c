@@ -22,6 +22,7 @@
 #include "env.h"
 #include "gitrepo.h"
 #include "guard.h"
+#include "perdir.h"
 #include "plant.h"
 #include "kernel.h"
 #include "nest.h"
@@ -410,8 +411,22 @@ static int state_writable(void *ctx, const char *path)
 }
 
 /* GIT-02: a repository made or changed below the project. */
+static void warn_line(void *ctx, const char *line);
+
 static void report_repo(void *ctx, const char *path, const char *what)
 {
+	struct run_ctx *c = ctx;
+
+	if (!strcmp(what, "planted")) { /* perdir.c, N-38 */
+		/* one protected at launch was put back (guard.c) or
+		 * watched (plant.c) already: a new inode, not a plant */
+		for (size_t i = 0; i < c->pol.protect.n; i++)
+			if (!strcmp(c->pol.protect.v[i], path))
+				return;
+		if (sbx_perdir_protected(&c->pol, strrchr(path, '/') + 1))
+			sbx_perdir_planted(path, warn_line, c);
+		return;
+	}
 	run_warn(ctx,
 		 "'%s' was %s during the run: git run there outside the "
 		 "sandbox would use its hooks and config: review them "

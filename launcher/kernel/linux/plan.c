@@ -110,6 +110,17 @@ static struct cell row_writable(const struct plan *c)
 	return CELL(SBX_ENF_KERNEL, "Landlock write rights");
 }
 
+/* The bounds of gitrepo.c's walks (E-18, N-38). */
+#define PROTECT_BELOW                                                      \
+	"; below the project root, nested repositories and per-directory " \
+	"names (.cargo, .npmrc, .yarnrc, .envrc, mise.toml, .bazelrc, "    \
+	".vscode...) existing at launch are protected only 3 directory "   \
+	"levels down (2 for directories without subdirectories) and in "   \
+	"the first 1,000 directories (deeper ones are "                    \
+	"NOT protected); ones created during the run are moved aside "     \
+	"(names) or reported (repositories) at exit, 5,000 directories "   \
+	"searched"
+
 static struct cell row_protect(const struct plan *c)
 {
 	if (c->full)
@@ -125,14 +136,14 @@ static struct cell row_protect(const struct plan *c)
 			"over it; created later: not enforced, moved "
 			"aside at exit (a program outside may read one "
 			"before); in repositories created during the run: "
-			"reported at exit");
+			"reported at exit" PROTECT_BELOW);
 	return CELL(SBX_ENF_ADVISORY,
 		    "shim only: Landlock cannot make a read-only "
 		    "hole in a writable tree; what a program that bypasses "
 		    "the shim changes is put back at exit (a program "
 		    "outside may read it before); created later: moved "
 		    "aside at exit; in repositories created during the "
-		    "run: reported at exit");
+		    "run: reported at exit" PROTECT_BELOW);
 }
 
 static struct cell row_devices(const struct plan *c)
