@@ -197,11 +197,16 @@ static const struct range ranges[] = {
 	/* Alibaba Cloud's metadata endpoint lives in shared space */
 	{ AF_INET, { 100, 100, 100, 200 }, 32, SBX_AC_METADATA },
 	{ AF_INET, { 127 }, 8, SBX_AC_LOOPBACK },
+	/* Azure's platform endpoint (WireServer: VM agent, extensions,
+	 * DNS), a public address but only ever the host's (N-06) */
+	{ AF_INET, { 168, 63, 129, 16 }, 32, SBX_AC_METADATA },
 	{ AF_INET, { 169, 254 }, 16, SBX_AC_LINKLOCAL },
 	{ AF_INET, { 169, 254, 169, 254 }, 32, SBX_AC_METADATA },
 	{ AF_INET, { 172, 16 }, 12, SBX_AC_PRIVATE },
-	/* IETF protocol assignments (Oracle's 192.0.0.192 metadata too) */
+	/* IETF protocol assignments */
 	{ AF_INET, { 192, 0, 0 }, 24, SBX_AC_RESERVED },
+	/* Oracle Cloud's legacy metadata endpoint */
+	{ AF_INET, { 192, 0, 0, 192 }, 32, SBX_AC_METADATA },
 	{ AF_INET, { 192, 168 }, 16, SBX_AC_PRIVATE },
 	/* benchmarking, in practice used inside networks */
 	{ AF_INET, { 198, 18 }, 15, SBX_AC_PRIVATE },

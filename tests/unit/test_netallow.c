@@ -82,7 +82,12 @@ static const struct crow {
 	{ "100.100.100.200", SBX_AC_METADATA },
 	{ "169.254.0.1", SBX_AC_LINKLOCAL },
 	{ "169.254.169.254", SBX_AC_METADATA },
-	{ "192.0.0.192", SBX_AC_RESERVED },
+	{ "192.0.0.192", SBX_AC_METADATA }, /* Oracle */
+	{ "192.0.0.193", SBX_AC_RESERVED },
+	{ "168.63.129.16", SBX_AC_METADATA }, /* Azure WireServer (N-06) */
+	{ "168.63.129.17", SBX_AC_PUBLIC },
+	{ "169.254.170.2", SBX_AC_LINKLOCAL }, /* ECS task metadata */
+	{ "::ffff:168.63.129.16", SBX_AC_METADATA },
 	{ "224.0.0.1", SBX_AC_MULTICAST },
 	{ "239.255.255.250", SBX_AC_MULTICAST },
 	{ "240.0.0.1", SBX_AC_RESERVED },
@@ -349,6 +354,9 @@ static const struct drow {
 	{ "example.com", "example.com", 80, "::ffff:169.254.169.254",
 	  SBX_NETW_NEVER },
 	{ "example.com", "example.com", 80, "100.100.100.200", SBX_NETW_NEVER },
+	{ "example.com", "example.com", 80, "168.63.129.16", SBX_NETW_NEVER },
+	{ "example.com", "example.com", 80, "192.0.0.192", SBX_NETW_NEVER },
+	{ "example.com", "example.com", 80, "169.254.170.2", SBX_NETW_NEVER },
 	/* ... unless listed by address, on that port */
 	{ "example.com,10.1.2.3", "example.com", 443, "10.1.2.3",
 	  SBX_NETW_ALLOW },
