@@ -209,27 +209,92 @@ static char *config_path(const struct git_walk *w, const char *base,
 	return resolve_maybe(base, v, real);
 }
 
-/* Which section a "[...]" line opens: 1 include, 2 core, 0 other. */
-static int config_section(const char *s)
+/* The section a "[...]" line opens, lower case, without its
+ * subsection: "[diff \"x\"]" is diff, "[core]" core. */
+static void config_section(const char *s, char sec[32])
 {
-	if (strncasecmp(s, "[include]", 9) == 0 ||
-	    strncasecmp(s, "[includeIf ", 11) == 0)
+	size_t n = strcspn(s + 1, " \t\".]");
+
+	n = n < 31 ? n : 31;
+	for (size_t i = 0; i < n; i++)
+		sec[i] = (char)(s[1 + i] | 0x20);
+	sec[n] = '\0';
+}
+
+/*
+ * Does KEY of section sec name a command git runs (N-42)?  Their
+ * scripts run like hooks, outside, on the next git status, log, fetch,
+ * diff, commit; [alias] and [pager] values are commands only when they
+ * start with "!" (alias) or name a program (pager): all are taken.
+ */
+static int command_key(const char *sec, const char *key)
+{
+	static const char *const keys[] = {
+		"core.fsmonitor",  "core.pager",     "core.sshcommand",
+		"core.editor",	   "core.askpass",   "core.gitproxy",
+		"sequence.editor", "diff.external",  "diff.textconv",
+		"diff.command",	   "merge.driver",   "filter.clean",
+		"filter.smudge",   "filter.process", "credential.helper",
+		"gpg.program",	   "difftool.cmd",   "mergetool.cmd",
+	};
+	char k[96];
+
+	if (!strcmp(sec, "alias") || !strcmp(sec, "pager"))
 		return 1;
-	return strncasecmp(s, "[core]", 6) == 0 ? 2 : 0;
+	snprintf(k, sizeof k, "%s.%s", sec, key);
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (!strcasecmp(keys[i], k))
+			return 1;
+	return 0;
+}
+
+/* The paths a command value names inside the project: its program
+ * (relative to the work tree, as git runs it there; kept when absent, as
+ * the sandbox could create it) and every later word that is an existing
+ * file ("sh tools/x.sh"); words without a "/" are looked up in PATH by
+ * the shell, not in the project. */
+static void command_paths(struct git_walk *w, const char *wt, char *v)
+{
+	char real[PATH_MAX], *tok, *save = NULL;
+	int first = 1;
+
+	if (*v == '!')
+		v++;
+	for (tok = strtok_r(v, " \t;&|()<>'\"", &save); tok;
+	     tok = strtok_r(NULL, " \t;&|()<>'\"", &save), first = 0) {
+		if (!strchr(tok, '/'))
+			continue;
+		if (first ? config_path(w, wt, tok, real) != NULL
+			  : resolve(wt, tok, real) != NULL)
+			protect(w, real);
+	}
+}
+
+/* The KEY of a "KEY = VALUE" line, lower case; 0 if none. */
+static int config_key(const char *s, char key[64])
+{
+	size_t n = strcspn(s, " \t=");
+
+	if (!n || n > 63)
+		return 0;
+	memcpy(key, s, n);
+	key[n] = '\0';
+	return 1;
 }
 
 /*
  * path = VALUE of [include] and [includeIf "..."] sections (whatever
- * the condition: it may hold later), and core.hooksPath (PER-02), whose
- * hooks run like .git/hooks; a relative one is relative to the work tree
- * (wt: the repository's, or the project for a global config).
+ * the condition: it may hold later), core.hooksPath (PER-02), whose
+ * hooks run like .git/hooks, and the scripts of command_key() (N-42); a
+ * relative one is relative to the work tree (wt: the repository's, or
+ * the project for a global config).
  */
 static void walk_includes(struct git_walk *w, const char *config,
 			  const char *wt, int depth)
 {
 	FILE *f = fopen(config, "re");
 	char line[PATH_MAX + 64], dir[PATH_MAX], real[PATH_MAX], *s, *v;
-	int in = 0;
+	char sec[32] = "", key[64];
 
 	if (!f)
 		return;
@@ -239,14 +304,20 @@ static void walk_includes(struct git_walk *w, const char *config,
 		s = line + strspn(line, " \t");
 		s[strcspn(s, "\r\n")] = '\0';
 		if (*s == '[') {
-			in = config_section(s);
+			config_section(s, sec);
 			continue;
 		}
-		if (in == 2 && owns(w, "hooks") &&
+		if (!config_key(s, key))
+			continue;
+		if (!strcmp(sec, "core") && owns(w, "hooks") &&
 		    (v = config_value(s, "hooksPath")) &&
 		    config_path(w, wt, v, real))
 			protect(w, real);
-		if (in != 1 || !(v = config_value(s, "path")) ||
+		if (command_key(sec, key) && (v = config_value(s, key)))
+			command_paths(w, wt, v);
+		if (strcmp(sec, "include") && strcmp(sec, "includeif"))
+			continue;
+		if (!(v = config_value(s, "path")) ||
 		    !config_path(w, dir, v, real))
 			continue;
 		protect(w, real);

@@ -33,10 +33,17 @@
 
 #include "plant.h"
 
-static void note(struct sbx_plants *pl, const char *path)
-{
+/* The last directory looked at: the absent protected paths of a run
+ * mostly share one (the project's), looked at once. */
+struct lastdir {
 	char dir[PATH_MAX];
 	struct stat st;
+	int ok; /* 1: dir is a directory (st), 0: not, -1: nothing yet */
+};
+
+static void note(struct sbx_plants *pl, struct lastdir *ld, const char *path)
+{
+	char dir[PATH_MAX];
 	struct sbx_plant *v;
 	char *slash;
 
@@ -46,7 +53,11 @@ static void note(struct sbx_plants *pl, const char *path)
 	if (!slash || slash == dir)
 		return;
 	*slash = '\0';
-	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+	if (ld->ok < 0 || strcmp(ld->dir, dir) != 0) {
+		memcpy(ld->dir, dir, (size_t)(slash - dir) + 1);
+		ld->ok = lstat(dir, &ld->st) == 0 && S_ISDIR(ld->st.st_mode);
+	}
+	if (!ld->ok)
 		return;
 	v = realloc(pl->v, (pl->n + 1) * sizeof(*v));
 	if (!v)
@@ -55,25 +66,65 @@ static void note(struct sbx_plants *pl, const char *path)
 	v[pl->n].path = strdup(path);
 	if (!v[pl->n].path)
 		return;
-	v[pl->n].dev = st.st_dev;
-	v[pl->n].ino = st.st_ino;
+	v[pl->n].dev = ld->st.st_dev;
+	v[pl->n].ino = ld->st.st_ino;
 	pl->n++;
 }
 
 void sbx_plants_note(struct sbx_plants *pl, const struct sbx_policy *p,
 		     int (*writable)(const struct sbx_policy *, const char *))
 {
+	struct lastdir ld = { .ok = -1 };
+
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct sbx_path_rule *r = &p->rules[i];
 
 		if ((r->flags & SBX_RF_ABSENT) && writable(p, r->root))
-			note(pl, r->root);
+			note(pl, &ld, r->root);
 	}
+}
+
+/* The directory of the launch, open: reused while the next planted path
+ * lies in the same one (a project's absent .claude, .mcp.json, .envrc
+ * and the rest share it), so it is opened and checked once, not per
+ * path.  -1 with errno: ENOENT when gone, EXDEV when replaced. */
+struct dircache {
+	char dir[PATH_MAX];
+	int fd; /* -1: none open */
+	dev_t dev;
+	ino_t ino;
+};
+
+static int launch_dir(struct dircache *dc, const struct sbx_plant *pt,
+		      const char *dir)
+{
+	struct stat st;
+
+	if (dc->fd >= 0 && dc->dev == pt->dev && dc->ino == pt->ino &&
+	    strcmp(dc->dir, dir) == 0)
+		return dc->fd;
+	if (dc->fd >= 0)
+		close(dc->fd);
+	dc->fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dc->fd < 0)
+		return -1;
+	if (fstat(dc->fd, &st) < 0 || st.st_dev != pt->dev ||
+	    st.st_ino != pt->ino) {
+		close(dc->fd);
+		dc->fd = -1;
+		errno = EXDEV; /* not the directory of the launch */
+		return -1;
+	}
+	snprintf(dc->dir, sizeof dc->dir, "%s", dir);
+	dc->dev = st.st_dev;
+	dc->ino = st.st_ino;
+	return dc->fd;
 }
 
 /* Move one planted path aside; 1 when moved (the new name in out), 0
  * when not there, -1 when it could not be (errno). */
-static int move_aside(const struct sbx_plant *pt, char *out, size_t outlen)
+static int move_aside(struct dircache *dc, const struct sbx_plant *pt,
+		      char *out, size_t outlen)
 {
 	const char *name = strrchr(pt->path, '/') + 1;
 	char dir[PATH_MAX];
@@ -81,19 +132,11 @@ static int move_aside(const struct sbx_plant *pt, char *out, size_t outlen)
 	int dfd, rc = -1;
 
 	snprintf(dir, sizeof dir, "%.*s", (int)(name - 1 - pt->path), pt->path);
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	dfd = launch_dir(dc, pt, dir);
 	if (dfd < 0)
 		return errno == ENOENT ? 0 : -1;
-	if (fstat(dfd, &st) < 0 || st.st_dev != pt->dev ||
-	    st.st_ino != pt->ino) {
-		close(dfd);
-		errno = EXDEV; /* not the directory of the launch */
-		return -1;
-	}
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		close(dfd);
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return errno == ENOENT ? 0 : -1;
-	}
 	for (unsigned k = 0; k < 100 && rc < 0; k++) {
 		snprintf(out, outlen, "%s.sbxrun-blocked-%u-%u", name,
 			 (unsigned)getpid(), k);
@@ -101,7 +144,6 @@ static int move_aside(const struct sbx_plant *pt, char *out, size_t outlen)
 		if (rc < 0 && errno != EEXIST)
 			break;
 	}
-	close(dfd);
 	if (rc == 0) {
 		char full[PATH_MAX];
 
@@ -116,10 +158,11 @@ void sbx_plants_check(struct sbx_plants *pl,
 		      void (*warn)(void *ctx, const char *line), void *ctx)
 {
 	char moved[PATH_MAX], line[3 * PATH_MAX];
+	struct dircache dc = { .fd = -1 };
 
 	for (size_t i = 0; i < pl->n; i++) {
 		const char *p = pl->v[i].path;
-		int rc = move_aside(&pl->v[i], moved, sizeof moved);
+		int rc = move_aside(&dc, &pl->v[i], moved, sizeof moved);
 
 		if (rc == 0)
 			continue;
@@ -143,6 +186,8 @@ void sbx_plants_check(struct sbx_plants *pl,
 						: strerror(errno));
 		warn(ctx, line);
 	}
+	if (dc.fd >= 0)
+		close(dc.fd);
 }
 
 int sbx_plants_watched(const struct sbx_plants *pl, const char *path)

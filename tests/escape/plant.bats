@@ -93,6 +93,29 @@ did_not_run() {
 	did_not_run
 }
 
+@test "N-42 scripts named by git config keys (repo and global) are protected (static)" {
+	mkdir "$P/tools"
+	for s in fsmon lg ssh; do
+		printf '#!/bin/sh\nexit 0\n' > "$P/tools/$s.sh"
+		chmod +x "$P/tools/$s.sh"
+	done
+	git -C "$P" config core.fsmonitor "$P/tools/fsmon.sh"
+	git -C "$P" config alias.lg '!sh tools/lg.sh'
+	printf '[core]\n\tsshCommand = %s/tools/ssh.sh\n' "$P" >> "$HOME/.gitconfig"
+	"$SBXRUN" --list-paths 2>&1 | grep -F "$P/tools/fsmon.sh  [protected]"
+	"$SBXRUN" --list-paths 2>&1 | grep -F "$P/tools/lg.sh  [protected]"
+	"$SBXRUN" --list-paths 2>&1 | grep -F "$P/tools/ssh.sh  [protected]"
+	run xsbx -c "for s in fsmon lg ssh; do $SBX_SYS.static creat tools/\$s.sh '$HOOK'; done; true"
+	echo "$output"
+	# the real git, outside: each key runs its script
+	git -C "$P" status >/dev/null 2>&1 || true
+	did_not_run
+	git -C "$P" lg >/dev/null 2>&1 || true
+	did_not_run
+	git -C "$P" ls-remote ssh://example.invalid/x >/dev/null 2>&1 || true
+	did_not_run
+}
+
 @test "PER-02 E-18 a nested repository that exists at launch: hooks and config (static)" {
 	git -C "$P" init -q sub
 	git -C "$P/sub" commit -q --allow-empty -m i
