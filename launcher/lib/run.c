@@ -415,13 +415,14 @@ static void warn_line(void *ctx, const char *line)
 	run_warn(ctx, "%s", line);
 }
 
-static void report_created(struct run_ctx *c)
+/* Returns how many protected entries the run changed are still there. */
+static int report_created(struct run_ctx *c)
 {
 	struct stat st;
 	char g[PATH_MAX + 8];
+	int failed = sbx_guard_check(&c->guard, warn_line, c);
 
-	sbx_guard_check(&c->guard, warn_line, c);
-	sbx_plants_check(&c->plants, warn_line, c);
+	failed += sbx_plants_check(&c->plants, warn_line, c);
 
 	/* A gitfile written where there was no .git points the next git run
 	 * outside the sandbox at a repository of the command's choosing. */
@@ -452,6 +453,7 @@ static void report_created(struct run_ctx *c)
 			 "those were searched for git repositories created "
 			 "during the run",
 			 NEW_REPO_SCAN_DIRS);
+	return failed;
 }
 
 /* The compiled policy: for the shim (the run directory) and for the
@@ -752,7 +754,12 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	if (rc != SBX_OK)
 		goto fail;
 	fill_layers(res, c);
-	report_created(c);
+	if (report_created(c)) {
+		/* N-16/N-29: never leave planted code with only a warning */
+		run_warn(c, "ERROR: code the run planted is still in place "
+			    "(see above): sbxrun fails the run");
+		res->exit_code = 125;
+	}
 	sbx_plants_free(&c->plants);
 	sbx_guard_free(&c->guard);
 	sbx_policy_free(&c->pol);
