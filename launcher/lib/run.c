@@ -330,26 +330,13 @@ static void make_flag_roots(struct run_ctx *c)
 
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct sbx_path_rule *r = &p->rules[i];
-		char parent[PATH_MAX];
-		char *slash;
-		int fd, dir = (r->flags & SBX_RF_MKDIR) != 0;
+		int dir = (r->flags & SBX_RF_MKDIR) != 0;
 
+		/* never through a link (N-11): the walk opens each
+		 * component with O_NOFOLLOW */
 		if (!(r->flags & SBX_RF_FLAG) || r->mode != SBX_RW ||
 		    lstat(r->root, &st) == 0 || errno != ENOENT ||
-		    strlen(r->root) >= sizeof(parent))
-			continue;
-		strcpy(parent, r->root);
-		slash = strrchr(parent, '/');
-		if (slash && slash != parent)
-			*slash = '\0';
-		if (slash && slash != parent && sbx_mkdirs(parent, 0755) < 0)
-			continue;
-		if (dir ? mkdir(r->root, 0777) < 0
-			: (fd = open(r->root,
-				     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-					     O_CLOEXEC,
-				     0666)) < 0 ||
-				    close(fd) < 0)
+		    sbx_mkpath_nofollow(r->root, dir) < 0)
 			continue;
 		run_warn(c,
 			 "'%s' did not exist: made it %s so that "
@@ -428,13 +415,14 @@ static void warn_line(void *ctx, const char *line)
 	run_warn(ctx, "%s", line);
 }
 
-static void report_created(struct run_ctx *c)
+/* Returns how many protected entries the run changed are still there. */
+static int report_created(struct run_ctx *c)
 {
 	struct stat st;
 	char g[PATH_MAX + 8];
+	int failed = sbx_guard_check(&c->guard, warn_line, c);
 
-	sbx_guard_check(&c->guard, warn_line, c);
-	sbx_plants_check(&c->plants, warn_line, c);
+	failed += sbx_plants_check(&c->plants, warn_line, c);
 
 	/* A gitfile written where there was no .git points the next git run
 	 * outside the sandbox at a repository of the command's choosing. */
@@ -465,6 +453,7 @@ static void report_created(struct run_ctx *c)
 			 "those were searched for git repositories created "
 			 "during the run",
 			 NEW_REPO_SCAN_DIRS);
+	return failed;
 }
 
 /* The compiled policy: for the shim (the run directory) and for the
@@ -765,7 +754,12 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	if (rc != SBX_OK)
 		goto fail;
 	fill_layers(res, c);
-	report_created(c);
+	if (report_created(c)) {
+		/* N-16/N-29: never leave planted code with only a warning */
+		run_warn(c, "ERROR: code the run planted is still in place "
+			    "(see above): sbxrun fails the run");
+		res->exit_code = 125;
+	}
 	sbx_plants_free(&c->plants);
 	sbx_guard_free(&c->guard);
 	sbx_policy_free(&c->pol);

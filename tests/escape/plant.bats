@@ -31,7 +31,10 @@ setup() {
 touch $RAN
 "
 }
-teardown() { esc_teardown; }
+teardown() {
+	[ -n "${P:-}" ] && chmod -R u+rwx "$P" 2>/dev/null
+	esc_teardown
+}
 
 # The planted code did not run when git ran outside.
 did_not_run() {
@@ -216,4 +219,34 @@ did_not_run() {
 	assert_unchanged "$before" "$T/target"
 	git -C "$P" status >/dev/null 2>&1 || true
 	did_not_run
+}
+
+# N-16/N-29: the run prepares for the exit repair.  It plants .git/commondir
+# (a repository whose config runs core.fsmonitor) and writes .git/config,
+# then makes the move aside fail.  The repair must still leave nothing of
+# it in place, and git outside must run nothing.
+plant_and_block() {
+	local block="$1"
+	cp "$P/.git/config" "$T/config.orig"
+	run xsbx -c "mkdir ev && cp -r .git/. ev/ && $SBX_SYS.static creat ev/config '$FSMON' && $SBX_SYS.static creat .git/commondir ../ev; $SBX_SYS.static append .git/config '$FSMON'; $block; true"
+	echo "$output"
+	[[ "$output" != *"could not be"* ]]
+	[ ! -e "$P/.git/commondir" ]
+	cmp "$P/.git/config" "$T/config.orig"
+	git -C "$P" status >/dev/null 2>&1 || true
+	did_not_run
+}
+
+@test "N-16 the names sbxrun moves aside to are occupied in advance (static): git outside runs nothing" {
+	# the pid sbxrun used in them is in \$SBXRUN_REPORT (@sbxrun-PID-...)
+	plant_and_block 'P=${SBXRUN_REPORT#@sbxrun-}; P=${P%%-*}; for i in $(seq 0 100); do for n in commondir config; do '"$SBX_SYS.static"' mkdir .git/$n.sbxrun-blocked-$P-$i >/dev/null; done; done'
+	[ "$status" -eq 0 ]
+}
+
+@test "N-29 the run takes write permission from .git (chmod 555, static): git outside runs nothing" {
+	plant_and_block "$SBX_SYS.static chmod .git 555"
+	[ "$status" -eq 0 ]
+	# the directory's mode is the run's again, and the repair said it
+	[ "$(stat -c %a "$P/.git")" = 555 ]
+	[[ "$output" == *"'$P/.git/commondir' was created during the run"* ]]
 }
