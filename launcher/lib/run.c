@@ -332,26 +332,13 @@ static void make_flag_roots(struct run_ctx *c)
 
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct sbx_path_rule *r = &p->rules[i];
-		char parent[PATH_MAX];
-		char *slash;
-		int fd, dir = (r->flags & SBX_RF_MKDIR) != 0;
+		int dir = (r->flags & SBX_RF_MKDIR) != 0;
 
+		/* never through a link (N-11): the walk opens each
+		 * component with O_NOFOLLOW */
 		if (!(r->flags & SBX_RF_FLAG) || r->mode != SBX_RW ||
 		    lstat(r->root, &st) == 0 || errno != ENOENT ||
-		    strlen(r->root) >= sizeof(parent))
-			continue;
-		strcpy(parent, r->root);
-		slash = strrchr(parent, '/');
-		if (slash && slash != parent)
-			*slash = '\0';
-		if (slash && slash != parent && sbx_mkdirs(parent, 0755) < 0)
-			continue;
-		if (dir ? mkdir(r->root, 0777) < 0
-			: (fd = open(r->root,
-				     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-					     O_CLOEXEC,
-				     0666)) < 0 ||
-				    close(fd) < 0)
+		    sbx_mkpath_nofollow(r->root, dir) < 0)
 			continue;
 		run_warn(c,
 			 "'%s' did not exist: made it %s so that "
