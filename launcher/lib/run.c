@@ -23,6 +23,7 @@
 #include "gitrepo.h"
 #include "guard.h"
 #include "journal.h"
+#include "links.h"
 #include "plant.h"
 #include "kernel.h"
 #include "nest.h"
@@ -672,6 +673,8 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 	rc = write_policy(c, &c->rd, err);
 	sbx_plants_free(&c->plants);
 	(void)sbx_policy_index(&c->pol); /* without it: slower, same answers */
+	if (rc == 0) /* N-33: before the guard's copies, the mounts */
+		sbx_links_break(&c->pol, sandbox_writable, warn_line, c);
 	sbx_plants_note(&c->plants, &c->pol, sandbox_writable);
 	sbx_journal_done(&c->journal);
 	if (rc == 0 && sbx_journal_write(&c->journal, c->rd.base,

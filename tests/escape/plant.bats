@@ -278,3 +278,29 @@ plant_and_block() {
 	run xsbx -c true
 	[[ "$output" != *"killed before its exit repair"* ]]
 }
+
+# N-33: a protected file with a second hard link (made by an earlier run,
+# in landlock-only mode where linkat in the project is allowed): the read-
+# only mount and the shim hold the name, not the inode.  At launch the
+# protected name gets its own copy; a static write through the other name
+# changes nothing git reads.
+@test "N-33 hard links to .git/config and a hook, written through by a static program: git outside runs nothing" {
+	printf '#!/bin/sh\ntrue\n' > "$P/.git/hooks/post-checkout"
+	chmod 755 "$P/.git/hooks/post-checkout"
+	cp "$P/.git/config" "$T/config.orig"
+	# the earlier run (landlock-only allows the link in the project)
+	run timeout -k 5 60 "$SBXRUN" --mode landlock-only -c "$SBX_SYS.static link .git/config notes.txt; $SBX_SYS.static link .git/hooks/post-checkout docs.txt; true"
+	echo "$output"
+	[ -e "$P/notes.txt" ] || ln "$P/.git/config" "$P/notes.txt"
+	[ -e "$P/docs.txt" ] || ln "$P/.git/hooks/post-checkout" "$P/docs.txt"
+	[ "$(stat -c %i "$P/notes.txt")" = "$(stat -c %i "$P/.git/config")" ]
+	run xsbx -c "$SBX_SYS.static append notes.txt '$FSMON'; $SBX_SYS.static write docs.txt '$HOOK'; true"
+	echo "$output"
+	[[ "$output" == *"'$P/.git/config' is protected but had another hard link"* ]]
+	[[ "$output" == *"'$P/.git/hooks/post-checkout' is protected but had another hard link"* ]]
+	cmp "$P/.git/config" "$T/config.orig"
+	[ "$(stat -c %a "$P/.git/hooks/post-checkout")" = 755 ]
+	git -C "$P" checkout -q -b other
+	git -C "$P" status >/dev/null 2>&1 || true
+	did_not_run
+}
