@@ -22,6 +22,7 @@
 #include "env.h"
 #include "gitrepo.h"
 #include "guard.h"
+#include "journal.h"
 #include "plant.h"
 #include "kernel.h"
 #include "nest.h"
@@ -245,6 +246,7 @@ struct run_ctx {
 	struct sbx_proxy_ep proxy; /* network = filtered */
 	struct sbx_plants plants; /* absent protected paths (plant.c) */
 	struct sbx_guard guard; /* existing ones the shim alone holds */
+	struct sbx_journal journal; /* the plants, written down (journal.c) */
 };
 
 /* A warning: to the caller at once (on_warning), and into the result.
@@ -649,6 +651,16 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 	if (sbx_rundir_create(&c->rd, c->s->pol.home, state_writable, c->s,
 			      err) < 0)
 		return SBX_E_RUN;
+	/* N-04/N-21: an earlier run here killed before its exit repair;
+	 * before the policy, which takes what exists now as the project's */
+	if (sbx_journal_repair(c->rd.base, c->s->pol.project, warn_line, c)) {
+		sbx_rundir_release(&c->rd);
+		sbx_errf(err, 0,
+			 "code an earlier run planted in '%s' is still in "
+			 "place (see above): remove it, then run again",
+			 c->s->pol.project);
+		return SBX_E_RUN;
+	}
 	if (run_policy(c, err) < 0) {
 		sbx_rundir_release(&c->rd);
 		return SBX_E_NOMEM;
@@ -661,6 +673,14 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 	sbx_plants_free(&c->plants);
 	(void)sbx_policy_index(&c->pol); /* without it: slower, same answers */
 	sbx_plants_note(&c->plants, &c->pol, sandbox_writable);
+	sbx_journal_done(&c->journal);
+	if (rc == 0 && sbx_journal_write(&c->journal, c->rd.base,
+					 c->pol.project, &c->plants) < 0)
+		run_warn(c,
+			 "could not write down the exit repair in '%s' "
+			 "(%s): if sbxrun is killed, the next run cannot "
+			 "do it",
+			 c->rd.base, strerror(errno));
 	sbx_guard_free(&c->guard);
 	if (rc == 0 && (c->b->cpol_flags(c->mode) & SBX_CPOL_F_SHIM_PROTECT))
 		sbx_guard_note(&c->guard, &c->pol, sandbox_writable, warn_line,
@@ -711,6 +731,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		sbx_errf(&err, 0, "out of memory");
 		goto fail;
 	}
+	c->journal.fd = -1;
 	if (!s || !req || (!req->shell && (!req->argv || !req->argv[0]))) {
 		rc = SBX_E_ARG;
 		sbx_errf(&err, 0, "no command to run");
@@ -759,7 +780,10 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		run_warn(c, "ERROR: code the run planted is still in place "
 			    "(see above): sbxrun fails the run");
 		res->exit_code = 125;
-	}
+	} else
+		sbx_journal_done(&c->journal); /* else the next run tries */
+	if (c->journal.fd >= 0)
+		close(c->journal.fd);
 	sbx_plants_free(&c->plants);
 	sbx_guard_free(&c->guard);
 	sbx_policy_free(&c->pol);
@@ -773,6 +797,8 @@ fail:
 	if (c && c->have_pol)
 		sbx_policy_free(&c->pol);
 	if (c) {
+		if (c->journal.fd >= 0) /* kept: the next run checks */
+			close(c->journal.fd);
 		sbx_plants_free(&c->plants);
 		sbx_guard_free(&c->guard);
 		free(c->feat);

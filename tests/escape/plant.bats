@@ -250,3 +250,31 @@ plant_and_block() {
 	[ "$(stat -c %a "$P/.git")" = 555 ]
 	[[ "$output" == *"'$P/.git/commondir' was created during the run"* ]]
 }
+
+# N-04/N-21: sbxrun is killed (SIGKILL: a harness's `timeout -k` after the
+# command ignored SIGTERM) before its exit repair.  What it had to check
+# was written down before the command started: the next run in the
+# project does the repair first, and says so.
+@test "N-21 sbxrun SIGKILLed before its exit repair: the next run does it (static): git outside runs nothing" {
+	"$SBXRUN" --mode "$SBX_MODE" -c "trap '' TERM INT HUP; mkdir ev && cp -r .git/. ev/ && $SBX_SYS.static creat ev/config '$FSMON' && $SBX_SYS.static creat .git/commondir ../ev && $SBX_SYS.static mkdir .claude && $SBX_SYS.static creat .claude/settings.local.json '{\"disableAllHooks\":true}' && exec sleep 60" >/dev/null 2>&1 &
+	pid=$!
+	bg_track "$pid"
+	for _ in $(seq 100); do [ -e "$P/.claude/settings.local.json" ] && break; sleep 0.1; done
+	sleep 0.3
+	kill -KILL "$pid"
+	for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	# the kill did skip the repair (the test can fail)
+	[ -e "$P/.git/commondir" ]
+	# any later run in the project repairs first
+	run xsbx -c true
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"an earlier sbxrun in '$P' was killed before its exit repair"* ]]
+	[[ "$output" == *"'$P/.git/commondir' was created during the run"*"moved aside"* ]]
+	assert_absent "$P/.git/commondir" "$P/.claude"
+	git -C "$P" status >/dev/null 2>&1 || true
+	did_not_run
+	# done once: the run after says nothing of it
+	run xsbx -c true
+	[[ "$output" != *"killed before its exit repair"* ]]
+}
