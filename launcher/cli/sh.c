@@ -32,10 +32,15 @@ static const char *real_shell(void)
 	return sh && sh[0] == '/' ? sh : "/bin/sh";
 }
 
-/* The parent's command line, for "run it as: sbxrun -- ...". */
+/* The parent's command line, for "run it as: sbxrun -- ...": each
+ * argument one shell word (N-36: `make 'FOO=$(id)'` was pasted raw, so
+ * following the advice ran $(id) outside), a login shell's "-sh" as
+ * "sh".  "" when it cannot be read whole. */
 static void parent_command(char *buf, size_t n)
 {
-	char path[64];
+	char path[64], raw[4096];
+	const char *args[256];
+	size_t na = 0;
 	ssize_t len;
 	int fd;
 
@@ -44,16 +49,18 @@ static void parent_command(char *buf, size_t n)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	len = read(fd, buf, n - 1);
+	len = read(fd, raw, sizeof raw);
 	close(fd);
-	if (len <= 0) {
-		buf[0] = '\0';
+	if (len <= 0 || (size_t)len >= sizeof raw || raw[len - 1] != '\0')
 		return;
-	}
-	buf[len] = '\0';
-	for (ssize_t i = 0; i < len - 1; i++)
-		if (buf[i] == '\0' || buf[i] == '\n')
-			buf[i] = ' ';
+	for (ssize_t i = 0; i < len && na < 256; i += strlen(raw + i) + 1)
+		args[na++] = raw + i;
+	if (na == 256)
+		return;
+	if (args[0][0] == '-')
+		args[0]++;
+	if (sbx_cli_sh_words(args, na, buf, n) < 0)
+		buf[0] = '\0';
 }
 
 int cli_sh(struct cli *c)
@@ -83,7 +90,7 @@ int cli_sh(struct cli *c)
 	if (info.inject == SBX_CLI_INJECT_SHIM)
 		c->shim_only = 1;
 	if (info.inject == SBX_CLI_INJECT_TOOL) {
-		char parent[512];
+		char parent[8192];
 
 		parent_command(parent, sizeof parent);
 		sbx_close(s);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "sb.h"
 
 _Static_assert(SBX_CLI_INJECT_EACH == SBX_INJECT_EACH &&
 		       SBX_CLI_INJECT_TOOL == SBX_INJECT_TOOL &&
@@ -105,4 +106,17 @@ int sbx_cli_conf_create(const struct sbx_locs *l, const char *text, char *eb,
 fail:
 	sbx_err_out(&err, eb, el);
 	return -1;
+}
+
+int sbx_cli_sh_words(const char *const *args, size_t n, char *buf, size_t sz)
+{
+	struct sb b;
+
+	sb_init(&b, buf, sz);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sb_putc(&b, ' ');
+		sb_putsh(&b, args[i]);
+	}
+	return b.full ? -1 : 0;
 }

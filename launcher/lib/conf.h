@@ -48,6 +48,11 @@ int sbx_conf_inrepo_trusted(struct sbx_policy *p, const struct sbx_locs *l,
  * through a symlink (E-10). */
 int sbx_conf_check_root_link(struct sbx_policy *p, const struct sbx_rule *r,
 			     struct sbx_err *err);
+/* -1 when flag's path v, named inside the project, resolves outside it
+ * through a symlink (N-11); the error names the place to give instead. */
+int sbx_conf_check_flag_link(const char *project, const char *home,
+			     const char *flag, const char *v,
+			     const char *suffix, struct sbx_err *err);
 /* Record the in-repo conf's hash: 0; 1 when the conf is gone and its
  * trust record was removed; -1. */
 int sbx_conf_trust(const struct sbx_locs *l, struct sbx_err *err);
@@ -58,5 +63,6 @@ int sbx_conf_read(const char *path, char **text, struct sbx_err *err);
 /* XXH3-128 of bytes as 32 hex digits (the trust record). */
 void sbx_hash128_hex(const void *buf, size_t len, char out[33]);
 int sbx_mkdirs(const char *dir, int mode);
+int sbx_mkpath_nofollow(const char *path, int dir);
 
 #endif

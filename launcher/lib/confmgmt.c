@@ -41,6 +41,47 @@ int sbx_mkdirs(const char *dir, int mode)
 	return 0;
 }
 
+/* N-11: make path (a directory when dir, else an empty file) and the
+ * directories above it, walking from / without following any symlink:
+ * a component that is a link (planted by a run since the path was
+ * resolved) fails with ELOOP/ENOTDIR instead of creating outside. */
+int sbx_mkpath_nofollow(const char *path, int dir)
+{
+	char buf[PATH_MAX];
+	char *c, *sl;
+	int fd, nfd, r = -1;
+
+	if (path[0] != '/' || strlen(path) >= sizeof(buf))
+		return errno = EINVAL, -1;
+	strcpy(buf, path);
+	fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	for (c = buf + 1; fd >= 0 && *c; c = sl + 1) {
+		if (!(sl = strchr(c, '/')))
+			break; /* c: the last component */
+		*sl = '\0';
+		if (*c && mkdirat(fd, c, 0755) < 0 && errno != EEXIST)
+			goto out;
+		nfd = *c ? openat(fd, c,
+				  O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			 : dup(fd);
+		close(fd);
+		fd = nfd;
+	}
+	if (fd < 0 || !*c)
+		goto out;
+	if (dir)
+		r = mkdirat(fd, c, 0777);
+	else if ((nfd = openat(fd, c,
+			       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				       O_CLOEXEC,
+			       0666)) >= 0)
+		r = close(nfd);
+out:
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
 /*
  * $HOME, else the home in /etc/passwd, read with fgetpwent: sbxrun is
  * linked statically and does not load NSS modules.  NULL when neither
@@ -282,28 +323,23 @@ static int under(const char *path, const char *dir)
 	       (path[n] == '\0' || path[n] == '/');
 }
 
-/* E-10: a rw or ro root named inside the project ("out", "dist") that
- * resolves outside it went through a symlink in the project, which an
- * earlier run may have made (out -> ~): the trusted text would mean
- * something else.  Refused, with the link and the fix; a root meant to be
- * elsewhere is written as its target. */
-int sbx_conf_check_root_link(struct sbx_policy *p, const struct sbx_rule *r,
-			     struct sbx_err *err)
+/* 1 when v, named inside the project (relative to it, or absolute below
+ * it), resolves outside it: it goes through a symlink in the project,
+ * which an earlier run may have made (out -> ~).  res gets the resolved
+ * path, link the first component of v that is a link. */
+static int leaves_project(const char *v, const char *project, const char *home,
+			  char res[PATH_MAX], char link[PATH_MAX])
 {
-	char lex[PATH_MAX], res[PATH_MAX], proj[PATH_MAX], link[PATH_MAX];
+	char lex[PATH_MAX], proj[PATH_MAX];
 
-	if (r->mode == SBX_HIDE || !p->project ||
-	    sbx_path_norm(r->root, p->project, p->home, 0, lex, sizeof(lex)) <
-		    0 ||
-	    sbx_path_norm(r->root, p->project, p->home, 1, res, sizeof(res)) <
-		    0 ||
-	    sbx_path_norm(p->project, "/", NULL, 1, proj, sizeof(proj)) < 0)
-		return 0; /* add_rule says what is wrong with it */
-	if (!(under(lex, proj) || under(lex, p->project)) || under(res, proj))
+	if (!project || sbx_path_norm(v, project, home, 0, lex, PATH_MAX) < 0 ||
+	    sbx_path_norm(v, project, home, 1, res, PATH_MAX) < 0 ||
+	    sbx_path_norm(project, "/", NULL, 1, proj, sizeof(proj)) < 0)
+		return 0; /* the caller says what is wrong with it */
+	if (!(under(lex, proj) || under(lex, project)) || under(res, proj))
 		return 0;
-	/* the first component of lex that is a link */
-	snprintf(link, sizeof(link), "%s", lex);
-	for (char *c = link + strlen(under(lex, proj) ? proj : p->project) + 1;
+	snprintf(link, PATH_MAX, "%s", lex);
+	for (char *c = link + strlen(under(lex, proj) ? proj : project) + 1;
 	     c && *c;) {
 		struct stat st;
 		char *sl = strchr(c, '/');
@@ -316,6 +352,21 @@ int sbx_conf_check_root_link(struct sbx_policy *p, const struct sbx_rule *r,
 			*sl = '/';
 		c = sl ? sl + 1 : NULL;
 	}
+	return 1;
+}
+
+/* E-10: a rw or ro root named inside the project ("out", "dist") that
+ * resolves outside it through a link: the trusted text would mean
+ * something else.  Refused, with the link and the fix; a root meant to be
+ * elsewhere is written as its target. */
+int sbx_conf_check_root_link(struct sbx_policy *p, const struct sbx_rule *r,
+			     struct sbx_err *err)
+{
+	char res[PATH_MAX], link[PATH_MAX];
+
+	if (r->mode == SBX_HIDE ||
+	    !leaves_project(r->root, p->project, p->home, res, link))
+		return 0;
 	return sbx_errf(err, 0,
 			"root '%s' is in the project but resolves to '%s' "
 			"through the symlink '%s', which a command in an "
@@ -323,6 +374,30 @@ int sbx_conf_check_root_link(struct sbx_policy *p, const struct sbx_rule *r,
 			"link: rm '%s'; or, if you mean '%s', write that "
 			"in the conf)",
 			r->root, res, link, link, res);
+}
+
+/* N-11: the same for --allow-read/--allow-write/--add-path PATH: a path
+ * named in the project that a planted link carries outside it (./cfg ->
+ * ~/.config, then --allow-write ./cfg/systemd/user/) is refused, naming
+ * the place it reaches; the user who means that place names it. */
+int sbx_conf_check_flag_link(const char *project, const char *home,
+			     const char *flag, const char *v,
+			     const char *suffix, struct sbx_err *err)
+{
+	char res[PATH_MAX], link[PATH_MAX];
+
+	size_t n = strlen(v);
+
+	if (!leaves_project(v, project, home, res, link))
+		return 0;
+	return sbx_errf(err, 0,
+			"%s %s: it is in the project but leads through the "
+			"symlink '%s' to '%s', outside it; a command in an "
+			"earlier run may have made that link, so sbxrun does "
+			"not follow it: to allow that place, name it: %s "
+			"%s%s%s",
+			flag, v, link, res, flag, res,
+			n > 1 && v[n - 1] == '/' ? "/" : "", suffix);
 }
 
 int sbx_conf_trust(const struct sbx_locs *l, struct sbx_err *err)
@@ -428,14 +503,19 @@ int sbx_conf_add_path(const struct sbx_locs *l, const char *root,
 	config_t c;
 	config_setting_t *ps, *g, *s;
 	enum sbx_pmode m;
-	char norm[PATH_MAX];
+	char norm[PATH_MAX], sfx[16];
 	int r = -1;
 
+	snprintf(sfx, sizeof(sfx), "=%s", mode);
 	if (sbx_parse_pmode(mode, &m) < 0)
 		return sbx_errf(err, 0, "mode must be rw, ro or hide, not '%s'",
 				mode);
 	if (sbx_path_norm(root, l->project, l->home, 1, norm, sizeof(norm)) < 0)
 		return sbx_errf(err, errno, "bad path '%s'", root);
+	if (m != SBX_HIDE &&
+	    sbx_conf_check_flag_link(l->project, l->home, "--add-path", root,
+				     strcmp(mode, "rw") ? sfx : "", err) < 0)
+		return -1;
 	if (load_project_conf(l, &c, err) < 0)
 		return -1;
 	sbx_conf_remove_path(l, norm, err); /* replace, don't duplicate */
@@ -534,7 +614,10 @@ static int ov_path(struct sbx_policy *p, const char *v, enum sbx_pmode m,
 	unsigned dir = m == SBX_RW && n > 1 && v[n - 1] == '/' ? SBX_RF_MKDIR
 							       : 0;
 
-	if (m != SBX_HIDE && lifts_hide_via_link(p, v, src.file, err) < 0)
+	if (m != SBX_HIDE &&
+	    (lifts_hide_via_link(p, v, src.file, err) < 0 ||
+	     sbx_conf_check_flag_link(p->project, p->home, src.file, v, "",
+				      err) < 0))
 		return -1;
 	return sbx_policy_add_path(p, v, m, SBX_RF_FLAG | dir, src, err);
 }

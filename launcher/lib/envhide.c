@@ -28,7 +28,8 @@
 static const struct {
 	const char *var;
 	const char *sub; /* NULL: the value itself */
-	int list; /* a ':'-separated list (KUBECONFIG) */
+	int list; /* 1: a ':'-separated list (KUBECONFIG); 2: a Kerberos
+		   * name, TYPE:RESIDUAL */
 } cred_vars[] = {
 	{ "AWS_SHARED_CREDENTIALS_FILE", NULL, 0 },
 	{ "AWS_CONFIG_FILE", NULL, 0 },
@@ -54,6 +55,11 @@ static const struct {
 	{ "CARGO_HOME", "credentials", 0 },
 	{ "GRADLE_USER_HOME", "gradle.properties", 0 },
 	{ "PULUMI_HOME", "credentials.json", 0 },
+	/* Kerberos (N-31): "FILE:path", "DIR:path" or a path; KCM:,
+	 * KEYRING: and MEMORY: caches are not files */
+	{ "KRB5CCNAME", NULL, 2 },
+	{ "KRB5_KTNAME", NULL, 2 },
+	{ "KRB5_CLIENT_KTNAME", NULL, 2 },
 };
 
 /* XDG base directories and where they are under the home by default. */
@@ -137,6 +143,19 @@ static int xdg_rehome(struct sbx_policy *p, const char *sub, const char *dir,
 	return r;
 }
 
+/* A Kerberos cache or keytab name's file: "FILE:/x", "WRFILE:/x",
+ * "DIR:/x" or "/x"; NULL for the kinds that are no file (KCM:, KEYRING:,
+ * MEMORY:, API:). */
+static const char *krb5_file(const char *v)
+{
+	static const char *const kinds[] = { "FILE:", "WRFILE:", "DIR:" };
+
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		if (strncmp(v, kinds[k], strlen(kinds[k])) == 0)
+			return v + strlen(kinds[k]);
+	return strchr(v, ':') ? NULL : v;
+}
+
 static int cred_var(struct sbx_policy *p, size_t i, struct sbx_err *err)
 {
 	const char *v = getenv(cred_vars[i].var);
@@ -146,15 +165,22 @@ static int cred_var(struct sbx_policy *p, size_t i, struct sbx_err *err)
 
 	if (!v || !*v || !(copy = strdup(v)))
 		return v && *v ? sbx_errf(err, 0, "out of memory") : 0;
-	for (tok = cred_vars[i].list ? strtok_r(copy, ":", &save) : copy;
+	for (tok = cred_vars[i].list == 1   ? strtok_r(copy, ":", &save)
+		   : cred_vars[i].list == 2 ? (char *)krb5_file(copy)
+					    : copy;
 	     tok && r == 0;
-	     tok = cred_vars[i].list ? strtok_r(NULL, ":", &save) : NULL) {
+	     tok = cred_vars[i].list == 1 ? strtok_r(NULL, ":", &save) : NULL) {
 		if (cred_vars[i].sub)
 			snprintf(path, sizeof path, "%s/%s", tok,
 				 cred_vars[i].sub);
 		else
 			snprintf(path, sizeof path, "%s", tok);
-		if (hideable(p, path, norm, sizeof norm))
+		/* not in /tmp: full mode's /tmp is private (the host's is
+		 * out of sight), and in landlock-only a hide there would
+		 * take /tmp away (Landlock cannot hide in a writable tree);
+		 * SECURITY.md declares it */
+		if (hideable(p, path, norm, sizeof norm) &&
+		    !sbx_path_within(norm, "/tmp", 4))
 			r = hide(p, norm, cred_vars[i].var, err);
 	}
 	free(copy);

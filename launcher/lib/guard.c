@@ -12,7 +12,9 @@
  * that exists at launch (files, directories, symlinks: bounded, see
  * GUARD_MAX_*), and once every process of the run is gone compares and
  * restores: what differs, or is new inside a protected directory, is
- * moved aside to NAME.sbxrun-blocked-PID-N (never removed), the original
+ * moved aside to NAME.sbxrun-blocked-<random> (aside.c; removed only when
+ * the run made that impossible, the run fails when even that does not
+ * work), the original
  * is written back, and the run says so.  Each parent directory is
  * checked by device and inode and walked with O_NOFOLLOW, so nothing
  * outside is touched through a symlink the run planted.  A program
@@ -29,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "aside.h"
 #include "guard.h"
 
 #define GUARD_MAX_NODES 4000 /* entries kept, all roots together */
@@ -152,6 +155,7 @@ struct gctx {
 	void *ctx;
 	char path[PATH_MAX]; /* of the entry being compared */
 	char done[PATH_MAX]; /* a replaced parent already handled */
+	int failed; /* changed entries left in place */
 };
 
 /* One warning line: what happened to c->path (or path). */
@@ -269,27 +273,26 @@ int sbx_guard_note(struct sbx_guard *gd, const struct sbx_policy *p,
 
 /* ------------------------------------------------------------ at exit */
 
-/* Move name (in pfd) aside; 0, or -1. */
+/* Move name (in pfd) aside, or remove it; 0, or -1 (still there). */
 static int aside(struct gctx *c, int pfd, const char *name, const char *what)
 {
 	char moved[NAME_MAX + 1], full[PATH_MAX];
-	int rc = -1;
+	int rc = sbx_aside(pfd, name, moved, sizeof moved);
 
-	for (unsigned k = 0; k < 100 && rc < 0; k++) {
-		if (snprintf(moved, sizeof moved, "%.*s.sbxrun-blocked-%u-%u",
-			     NAME_MAX - 40, name, (unsigned)getpid(),
-			     k) >= (int)sizeof moved)
-			return -1;
-		rc = renameat2(pfd, name, pfd, moved, RENAME_NOREPLACE);
-		if (rc < 0 && errno != EEXIST)
-			break;
-	}
-	if (rc < 0) {
+	if (rc == SBX_ASIDE_FAILED) {
+		c->failed++;
 		say(c, c->path, NULL, what);
 		return -1;
 	}
-	snprintf(full, sizeof full, "%.*s/%s",
-		 (int)(strrchr(c->path, '/') - c->path), c->path, moved);
+	if (rc == SBX_ASIDE_REMOVED)
+		snprintf(full, sizeof full,
+			 "(nowhere: the run made the "
+			 "rename impossible, so it was "
+			 "removed)");
+	else
+		snprintf(full, sizeof full, "%.*s/%s",
+			 (int)(strrchr(c->path, '/') - c->path), c->path,
+			 moved);
 	say(c, c->path, full, what);
 	return 0;
 }
@@ -440,8 +443,14 @@ static void check(struct gctx *c, int pfd, const struct gnode *g)
 	if (there && aside(c, pfd, g->name, "changed") < 0)
 		return;
 	if (put_back(pfd, g) < 0) {
-		say(c, c->path, NULL, "not restored");
-		return;
+		int mode = sbx_dir_open_up(pfd);
+		int bad = mode < 0 || put_back(pfd, g) < 0;
+
+		sbx_dir_close_up(pfd, mode);
+		if (bad) {
+			say(c, c->path, NULL, "not restored");
+			return;
+		}
 	}
 	if (!there)
 		say(c, c->path, NULL, "removed");
@@ -478,8 +487,8 @@ static void parent_replaced(struct gctx *c, const struct groot *g)
 		close(gpfd);
 }
 
-void sbx_guard_check(struct sbx_guard *gd,
-		     void (*warn)(void *ctx, const char *line), void *ctx)
+int sbx_guard_check(struct sbx_guard *gd,
+		    void (*warn)(void *ctx, const char *line), void *ctx)
 {
 	struct gctx c = { .warn = warn, .ctx = ctx };
 
@@ -500,6 +509,7 @@ void sbx_guard_check(struct sbx_guard *gd,
 		check(&c, pfd, &g->node);
 		close(pfd);
 	}
+	return c.failed;
 }
 
 void sbx_guard_free(struct sbx_guard *gd)

@@ -27,9 +27,9 @@ int sbx_guard_note(struct sbx_guard *gd, const struct sbx_policy *p,
 
 /* At exit, every process of the run gone: put back what changed (what
  * differs moved aside, the kept copy written back); warn gets a line for
- * each path. */
-void sbx_guard_check(struct sbx_guard *gd,
-		     void (*warn)(void *ctx, const char *line), void *ctx);
+ * each path.  Returns how many changed entries are still there. */
+int sbx_guard_check(struct sbx_guard *gd,
+		    void (*warn)(void *ctx, const char *line), void *ctx);
 
 void sbx_guard_free(struct sbx_guard *gd);
 

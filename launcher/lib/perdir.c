@@ -28,22 +28,29 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "aside.h"
 #include "perdir.h"
 
 static const char *const names[] = {
-	".cargo",	   /* config.toml: rustc-wrapper, runner */
-	".npmrc",	   /* script-shell, node-options */
-	".yarnrc",	   /* yarn 1: yarn-path */
-	".yarnrc.yml",	   /* yarnPath, plugins */
-	".pnpmfile.cjs",   /* pnpm install hooks */
+	".cargo", /* config.toml: rustc-wrapper, runner */
+	".npmrc", /* script-shell, node-options */
+	".yarnrc", /* yarn 1: yarn-path */
+	".yarnrc.yml", /* yarnPath, plugins */
+	".pnpmfile.cjs", /* pnpm install hooks */
 	"pnpm-workspace.yaml", /* pnpm >= 10: scriptShell and the rest */
-	"bunfig.toml",	   /* bun preload */
-	".envrc",	   /* direnv */
-	"mise.toml",	   ".mise.toml", "mise.local.toml", ".mise.local.toml",
-	".bazelrc",	   /* workspace_status_command */
-	".vscode",	   /* tasks.json: runOn folderOpen */
-	".idea",	   ".zed",
-	".nvim.lua",	   ".nvimrc",	 ".exrc", /* Vim/Neovim exrc */
+	"bunfig.toml", /* bun preload */
+	".envrc", /* direnv */
+	"mise.toml",
+	".mise.toml",
+	"mise.local.toml",
+	".mise.local.toml",
+	".bazelrc", /* workspace_status_command */
+	".vscode", /* tasks.json: runOn folderOpen */
+	".idea",
+	".zed",
+	".nvim.lua",
+	".nvimrc",
+	".exrc", /* Vim/Neovim exrc */
 };
 
 int sbx_perdir_name(const char *name)
@@ -67,23 +74,26 @@ int sbx_perdir_protected(const struct sbx_policy *p, const char *name)
 	return 0;
 }
 
-void sbx_perdir_planted(const char *path,
-			void (*warn)(void *ctx, const char *line), void *ctx)
+int sbx_perdir_planted(const struct sbx_policy *p, const char *path,
+		       void (*warn)(void *ctx, const char *line), void *ctx)
 {
 	const char *name = strrchr(path, '/') + 1;
-	char dir[PATH_MAX], out[NAME_MAX + 1], line[3 * PATH_MAX];
-	int dfd, rc = -1;
+	char dir[PATH_MAX], out[PATH_MAX], line[3 * PATH_MAX];
+	int dfd, rc;
+
+	/* One protected at launch was put back (guard.c) or is watched
+	 * (plant.c): a new inode, not a plant.  One the profile does not
+	 * protect at the root is not protected below either. */
+	for (size_t i = 0; i < p->protect.n; i++)
+		if (!strcmp(p->protect.v[i], path))
+			return 0;
+	if (!sbx_perdir_protected(p, name))
+		return 0;
 
 	snprintf(dir, sizeof dir, "%.*s", (int)(name - 1 - path), path);
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	for (unsigned k = 0; dfd >= 0 && k < 100 && rc < 0; k++) {
-		snprintf(out, sizeof out, "%.200s.sbxrun-blocked-%u-%u", name,
-			 (unsigned)getpid(), k);
-		rc = renameat2(dfd, name, dfd, out, RENAME_NOREPLACE);
-		if (rc < 0 && errno != EEXIST)
-			break;
-	}
-	if (rc == 0)
+	rc = dfd < 0 ? SBX_ASIDE_FAILED : sbx_aside(dfd, name, out, sizeof out);
+	if (rc == SBX_ASIDE_MOVED)
 		snprintf(line, sizeof line,
 			 "'%s' was created during the run; it is protected "
 			 "in every directory because it can run code outside "
@@ -91,14 +101,23 @@ void sbx_perdir_planted(const char *path,
 			 "'%s/%s': review it, and move it back only if you "
 			 "trust it",
 			 path, dir, out);
-	else
+	else if (rc == SBX_ASIDE_REMOVED)
 		snprintf(line, sizeof line,
 			 "'%s' was created during the run; it is protected "
 			 "in every directory because it can run code outside "
-			 "the sandbox later, and it could not be moved aside "
-			 "(%s): review it before using it outside",
+			 "the sandbox later, and it could not be moved aside, "
+			 "so it was removed",
+			 path);
+	else
+		snprintf(line, sizeof line,
+			 "ERROR: '%s' was created during the run; it is "
+			 "protected in every directory because it can run "
+			 "code outside the sandbox later, and it could be "
+			 "neither moved aside nor removed (%s): remove it "
+			 "before using it outside",
 			 path, strerror(errno));
 	if (dfd >= 0)
 		close(dfd);
 	warn(ctx, line);
+	return rc == SBX_ASIDE_FAILED ? -1 : 0;
 }

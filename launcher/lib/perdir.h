@@ -21,8 +21,10 @@ int sbx_perdir_protected(const struct sbx_policy *p, const char *name);
 
 /* At exit: path (a per-directory name below the project, created during
  * the run) is moved aside to NAME.sbxrun-blocked-PID-K in its directory,
- * and warn gets the line saying so (or why it could not be). */
-void sbx_perdir_planted(const char *path,
-			void (*warn)(void *ctx, const char *line), void *ctx);
+ * and warn gets the line saying so (or why it could not be); nothing
+ * when p does not protect its name, or protected path itself at launch.
+ * -1 when it could not be moved, else 0. */
+int sbx_perdir_planted(const struct sbx_policy *p, const char *path,
+		       void (*warn)(void *ctx, const char *line), void *ctx);
 
 #endif

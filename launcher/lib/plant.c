@@ -12,9 +12,10 @@
  * agent harness may show stderr to the model, not to a human.
  *
  * Instead, once every process of the run is gone, each such path that
- * now exists is renamed to NAME.sbxrun-blocked-XXXXXX in the same
- * directory (never removed: it may be wanted; the warning says how to
- * take it back).  Only paths whose parent directory existed at launch
+ * now exists is renamed to NAME.sbxrun-blocked-<random> in the same
+ * directory (aside.c: kept, it may be wanted; the warning says how to
+ * take it back; removed only when the run made the rename impossible,
+ * and the run fails when even that does not work).  Only paths whose parent directory existed at launch
  * are watched, identified by device and inode, so a parent replaced
  * during the run (by a symlink to somewhere else) is left alone and
  * said; a path inside a directory the run made is the run's own (git
@@ -31,6 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "aside.h"
 #include "plant.h"
 
 /* The last directory looked at: the absent protected paths of a run
@@ -121,73 +123,79 @@ static int launch_dir(struct dircache *dc, const struct sbx_plant *pt,
 	return dc->fd;
 }
 
-/* Move one planted path aside; 1 when moved (the new name in out), 0
- * when not there, -1 when it could not be (errno). */
+/* Move one planted path aside: an SBX_ASIDE_* result (the new name in
+ * out when moved), 0 when not there, -2 when its directory is not the
+ * one of the launch. */
 static int move_aside(struct dircache *dc, const struct sbx_plant *pt,
 		      char *out, size_t outlen)
 {
 	const char *name = strrchr(pt->path, '/') + 1;
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], moved[NAME_MAX + 1];
 	struct stat st;
-	int dfd, rc = -1;
+	int dfd, rc;
 
 	snprintf(dir, sizeof dir, "%.*s", (int)(name - 1 - pt->path), pt->path);
 	dfd = launch_dir(dc, pt, dir);
 	if (dfd < 0)
-		return errno == ENOENT ? 0 : -1;
+		return errno == ENOENT ? 0 : -2;
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT ? 0 : -1;
-	for (unsigned k = 0; k < 100 && rc < 0; k++) {
-		snprintf(out, outlen, "%s.sbxrun-blocked-%u-%u", name,
-			 (unsigned)getpid(), k);
-		rc = renameat2(dfd, name, dfd, out, RENAME_NOREPLACE);
-		if (rc < 0 && errno != EEXIST)
-			break;
-	}
-	if (rc == 0) {
-		char full[PATH_MAX];
-
-		snprintf(full, sizeof full, "%s/%s", dir, out);
-		snprintf(out, outlen, "%s", full);
-		return 1;
-	}
-	return -1;
+		return errno == ENOENT ? 0 : SBX_ASIDE_FAILED;
+	rc = sbx_aside(dfd, name, moved, sizeof moved);
+	if (rc == SBX_ASIDE_MOVED)
+		snprintf(out, outlen, "%s/%s", dir, moved);
+	return rc;
 }
 
-void sbx_plants_check(struct sbx_plants *pl,
-		      void (*warn)(void *ctx, const char *line), void *ctx)
+#define PLANTED                                                     \
+	"'%s' was created during the run; it is protected because " \
+	"it can run code outside the sandbox later, "
+
+int sbx_plants_check(struct sbx_plants *pl,
+		     void (*warn)(void *ctx, const char *line), void *ctx)
 {
 	char moved[PATH_MAX], line[3 * PATH_MAX];
 	struct dircache dc = { .fd = -1 };
+	int failed = 0;
 
 	for (size_t i = 0; i < pl->n; i++) {
 		const char *p = pl->v[i].path;
 		int rc = move_aside(&dc, &pl->v[i], moved, sizeof moved);
+		int e = errno;
 
 		if (rc == 0)
 			continue;
-		if (rc == 1)
+		if (rc == SBX_ASIDE_MOVED)
 			snprintf(line, sizeof line,
-				 "'%s' was created during the run; it is "
-				 "protected because it can run code outside "
-				 "the sandbox later, so it was moved aside to "
-				 "'%s': review it, and move it back only if "
-				 "you trust it",
+				 PLANTED "so it was moved aside to '%s': "
+					 "review it, and move it back only if "
+					 "you trust it",
 				 p, moved);
+		else if (rc == SBX_ASIDE_REMOVED)
+			snprintf(line, sizeof line,
+				 PLANTED "and the run made it impossible to "
+					 "move it aside (%s), so it was "
+					 "removed",
+				 p, strerror(e));
+		else if (rc == -2)
+			snprintf(line, sizeof line,
+				 PLANTED "and it could not be moved aside "
+					 "(its directory was replaced): "
+					 "review it before using it outside",
+				 p);
 		else
 			snprintf(line, sizeof line,
-				 "'%s' was created during the run; it is "
-				 "protected because it can run code outside "
-				 "the sandbox later, and it could not be moved "
-				 "aside (%s): review it before using it "
-				 "outside",
-				 p,
-				 errno == EXDEV ? "its directory was replaced"
-						: strerror(errno));
+				 "ERROR: " PLANTED "and it could neither be "
+				 "moved aside nor removed "
+				 "(%s): remove it before "
+				 "running git or an agent "
+				 "there outside",
+				 p, strerror(e));
+		failed += rc == SBX_ASIDE_FAILED;
 		warn(ctx, line);
 	}
 	if (dc.fd >= 0)
 		close(dc.fd);
+	return failed;
 }
 
 int sbx_plants_watched(const struct sbx_plants *pl, const char *path)

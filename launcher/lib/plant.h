@@ -27,9 +27,10 @@ void sbx_plants_note(struct sbx_plants *pl, const struct sbx_policy *p,
 		     int (*writable)(const struct sbx_policy *, const char *));
 
 /* At exit, every process of the run gone: each noted path that exists is
- * renamed aside; warn gets one line for each (moved, or why not). */
-void sbx_plants_check(struct sbx_plants *pl,
-		      void (*warn)(void *ctx, const char *line), void *ctx);
+ * renamed aside (or removed when it cannot be); warn gets one line for
+ * each.  Returns how many are still there (the run must fail). */
+int sbx_plants_check(struct sbx_plants *pl,
+		     void (*warn)(void *ctx, const char *line), void *ctx);
 
 /* Is path one of the noted ones? */
 int sbx_plants_watched(const struct sbx_plants *pl, const char *path);

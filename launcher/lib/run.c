@@ -22,6 +22,8 @@
 #include "env.h"
 #include "gitrepo.h"
 #include "guard.h"
+#include "journal.h"
+#include "links.h"
 #include "perdir.h"
 #include "plant.h"
 #include "kernel.h"
@@ -245,7 +247,9 @@ struct run_ctx {
 	size_t cpol_len;
 	struct sbx_proxy_ep proxy; /* network = filtered */
 	struct sbx_plants plants; /* absent protected paths (plant.c) */
+	int perdir_failed; /* new per-directory names not moved (perdir.c) */
 	struct sbx_guard guard; /* existing ones the shim alone holds */
+	struct sbx_journal journal; /* the plants, written down (journal.c) */
 };
 
 /* A warning: to the caller at once (on_warning), and into the result.
@@ -331,26 +335,13 @@ static void make_flag_roots(struct run_ctx *c)
 
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct sbx_path_rule *r = &p->rules[i];
-		char parent[PATH_MAX];
-		char *slash;
-		int fd, dir = (r->flags & SBX_RF_MKDIR) != 0;
+		int dir = (r->flags & SBX_RF_MKDIR) != 0;
 
+		/* never through a link (N-11): the walk opens each
+		 * component with O_NOFOLLOW */
 		if (!(r->flags & SBX_RF_FLAG) || r->mode != SBX_RW ||
 		    lstat(r->root, &st) == 0 || errno != ENOENT ||
-		    strlen(r->root) >= sizeof(parent))
-			continue;
-		strcpy(parent, r->root);
-		slash = strrchr(parent, '/');
-		if (slash && slash != parent)
-			*slash = '\0';
-		if (slash && slash != parent && sbx_mkdirs(parent, 0755) < 0)
-			continue;
-		if (dir ? mkdir(r->root, 0777) < 0
-			: (fd = open(r->root,
-				     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-					     O_CLOEXEC,
-				     0666)) < 0 ||
-				    close(fd) < 0)
+		    sbx_mkpath_nofollow(r->root, dir) < 0)
 			continue;
 		run_warn(c,
 			 "'%s' did not exist: made it %s so that "
@@ -418,13 +409,8 @@ static void report_repo(void *ctx, const char *path, const char *what)
 	struct run_ctx *c = ctx;
 
 	if (!strcmp(what, "planted")) { /* perdir.c, N-38 */
-		/* one protected at launch was put back (guard.c) or
-		 * watched (plant.c) already: a new inode, not a plant */
-		for (size_t i = 0; i < c->pol.protect.n; i++)
-			if (!strcmp(c->pol.protect.v[i], path))
-				return;
-		if (sbx_perdir_protected(&c->pol, strrchr(path, '/') + 1))
-			sbx_perdir_planted(path, warn_line, c);
+		c->perdir_failed +=
+			sbx_perdir_planted(&c->pol, path, warn_line, c) < 0;
 		return;
 	}
 	run_warn(ctx,
@@ -443,13 +429,14 @@ static void warn_line(void *ctx, const char *line)
 	run_warn(ctx, "%s", line);
 }
 
-static void report_created(struct run_ctx *c)
+/* Returns how many protected entries the run changed are still there. */
+static int report_created(struct run_ctx *c)
 {
 	struct stat st;
 	char g[PATH_MAX + 8];
+	int failed = sbx_guard_check(&c->guard, warn_line, c);
 
-	sbx_guard_check(&c->guard, warn_line, c);
-	sbx_plants_check(&c->plants, warn_line, c);
+	failed += sbx_plants_check(&c->plants, warn_line, c);
 
 	/* A gitfile written where there was no .git points the next git run
 	 * outside the sandbox at a repository of the command's choosing. */
@@ -480,6 +467,7 @@ static void report_created(struct run_ctx *c)
 			 "those were searched for git repositories created "
 			 "during the run",
 			 NEW_REPO_SCAN_DIRS);
+	return failed + c->perdir_failed;
 }
 
 /* The compiled policy: for the shim (the run directory) and for the
@@ -675,6 +663,16 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 	if (sbx_rundir_create(&c->rd, c->s->pol.home, state_writable, c->s,
 			      err) < 0)
 		return SBX_E_RUN;
+	/* N-04/N-21: an earlier run here killed before its exit repair;
+	 * before the policy, which takes what exists now as the project's */
+	if (sbx_journal_repair(c->rd.base, c->s->pol.project, warn_line, c)) {
+		sbx_rundir_release(&c->rd);
+		sbx_errf(err, 0,
+			 "code an earlier run planted in '%s' is still in "
+			 "place (see above): remove it, then run again",
+			 c->s->pol.project);
+		return SBX_E_RUN;
+	}
 	if (run_policy(c, err) < 0) {
 		sbx_rundir_release(&c->rd);
 		return SBX_E_NOMEM;
@@ -686,7 +684,17 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 	rc = write_policy(c, &c->rd, err);
 	sbx_plants_free(&c->plants);
 	(void)sbx_policy_index(&c->pol); /* without it: slower, same answers */
+	if (rc == 0) /* N-33: before the guard's copies, the mounts */
+		sbx_links_break(&c->pol, sandbox_writable, warn_line, c);
 	sbx_plants_note(&c->plants, &c->pol, sandbox_writable);
+	sbx_journal_done(&c->journal);
+	if (rc == 0 && sbx_journal_write(&c->journal, c->rd.base,
+					 c->pol.project, &c->plants) < 0)
+		run_warn(c,
+			 "could not write down the exit repair in '%s' "
+			 "(%s): if sbxrun is killed, the next run cannot "
+			 "do it",
+			 c->rd.base, strerror(errno));
 	sbx_guard_free(&c->guard);
 	if (rc == 0 && (c->b->cpol_flags(c->mode) & SBX_CPOL_F_SHIM_PROTECT))
 		sbx_guard_note(&c->guard, &c->pol, sandbox_writable, warn_line,
@@ -737,6 +745,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		sbx_errf(&err, 0, "out of memory");
 		goto fail;
 	}
+	c->journal.fd = -1;
 	if (!s || !req || (!req->shell && (!req->argv || !req->argv[0]))) {
 		rc = SBX_E_ARG;
 		sbx_errf(&err, 0, "no command to run");
@@ -780,7 +789,15 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	if (rc != SBX_OK)
 		goto fail;
 	fill_layers(res, c);
-	report_created(c);
+	if (report_created(c)) {
+		/* N-16/N-29: never leave planted code with only a warning */
+		run_warn(c, "ERROR: code the run planted is still in place "
+			    "(see above): sbxrun fails the run");
+		res->exit_code = 125;
+	} else
+		sbx_journal_done(&c->journal); /* else the next run tries */
+	if (c->journal.fd >= 0)
+		close(c->journal.fd);
 	sbx_plants_free(&c->plants);
 	sbx_guard_free(&c->guard);
 	sbx_policy_free(&c->pol);
@@ -794,6 +811,8 @@ fail:
 	if (c && c->have_pol)
 		sbx_policy_free(&c->pol);
 	if (c) {
+		if (c->journal.fd >= 0) /* kept: the next run checks */
+			close(c->journal.fd);
 		sbx_plants_free(&c->plants);
 		sbx_guard_free(&c->guard);
 		free(c->feat);

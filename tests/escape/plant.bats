@@ -31,7 +31,10 @@ setup() {
 touch $RAN
 "
 }
-teardown() { esc_teardown; }
+teardown() {
+	[ -n "${P:-}" ] && chmod -R u+rwx "$P" 2>/dev/null
+	esc_teardown
+}
 
 # The planted code did not run when git ran outside.
 did_not_run() {
@@ -261,6 +264,90 @@ scriptShell: $P/evil.sh
 	[ -d "$P/.git/info" ] && [ -f "$P/.git/info/exclude" ]
 	[ -f "$P/.git/hooks/pre-push.sample" ] && [ ! -L "$P/.git/hooks/pre-push.sample" ]
 	assert_unchanged "$before" "$T/target"
+	git -C "$P" status >/dev/null 2>&1 || true
+	did_not_run
+}
+
+# N-16/N-29: the run prepares for the exit repair.  It plants .git/commondir
+# (a repository whose config runs core.fsmonitor) and writes .git/config,
+# then makes the move aside fail.  The repair must still leave nothing of
+# it in place, and git outside must run nothing.
+plant_and_block() {
+	local block="$1"
+	cp "$P/.git/config" "$T/config.orig"
+	run xsbx -c "mkdir ev && cp -r .git/. ev/ && $SBX_SYS.static creat ev/config '$FSMON' && $SBX_SYS.static creat .git/commondir ../ev; $SBX_SYS.static append .git/config '$FSMON'; $block; true"
+	echo "$output"
+	[[ "$output" != *"could not be"* ]]
+	[ ! -e "$P/.git/commondir" ]
+	cmp "$P/.git/config" "$T/config.orig"
+	git -C "$P" status >/dev/null 2>&1 || true
+	did_not_run
+}
+
+@test "N-16 the names sbxrun moves aside to are occupied in advance (static): git outside runs nothing" {
+	# the pid sbxrun used in them is in \$SBXRUN_REPORT (@sbxrun-PID-...)
+	plant_and_block 'P=${SBXRUN_REPORT#@sbxrun-}; P=${P%%-*}; for i in $(seq 0 100); do for n in commondir config; do '"$SBX_SYS.static"' mkdir .git/$n.sbxrun-blocked-$P-$i >/dev/null; done; done'
+	[ "$status" -eq 0 ]
+}
+
+@test "N-29 the run takes write permission from .git (chmod 555, static): git outside runs nothing" {
+	plant_and_block "$SBX_SYS.static chmod .git 555"
+	[ "$status" -eq 0 ]
+	# the directory's mode is the run's again, and the repair said it
+	[ "$(stat -c %a "$P/.git")" = 555 ]
+	[[ "$output" == *"'$P/.git/commondir' was created during the run"* ]]
+}
+
+# N-04/N-21: sbxrun is killed (SIGKILL: a harness's `timeout -k` after the
+# command ignored SIGTERM) before its exit repair.  What it had to check
+# was written down before the command started: the next run in the
+# project does the repair first, and says so.
+@test "N-21 sbxrun SIGKILLed before its exit repair: the next run does it (static): git outside runs nothing" {
+	"$SBXRUN" --mode "$SBX_MODE" -c "trap '' TERM INT HUP; mkdir ev && cp -r .git/. ev/ && $SBX_SYS.static creat ev/config '$FSMON' && $SBX_SYS.static creat .git/commondir ../ev && $SBX_SYS.static mkdir .claude && $SBX_SYS.static creat .claude/settings.local.json '{\"disableAllHooks\":true}' && exec sleep 60" >/dev/null 2>&1 &
+	pid=$!
+	bg_track "$pid"
+	for _ in $(seq 100); do [ -e "$P/.claude/settings.local.json" ] && break; sleep 0.1; done
+	sleep 0.3
+	kill -KILL "$pid"
+	for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	# the kill did skip the repair (the test can fail)
+	[ -e "$P/.git/commondir" ]
+	# any later run in the project repairs first
+	run xsbx -c true
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"an earlier sbxrun in '$P' was killed before its exit repair"* ]]
+	[[ "$output" == *"'$P/.git/commondir' was created during the run"*"moved aside"* ]]
+	assert_absent "$P/.git/commondir" "$P/.claude"
+	git -C "$P" status >/dev/null 2>&1 || true
+	did_not_run
+	# done once: the run after says nothing of it
+	run xsbx -c true
+	[[ "$output" != *"killed before its exit repair"* ]]
+}
+
+# N-33: a protected file with a second hard link (made by an earlier run,
+# in landlock-only mode where linkat in the project is allowed): the read-
+# only mount and the shim hold the name, not the inode.  At launch the
+# protected name gets its own copy; a static write through the other name
+# changes nothing git reads.
+@test "N-33 hard links to .git/config and a hook, written through by a static program: git outside runs nothing" {
+	printf '#!/bin/sh\ntrue\n' > "$P/.git/hooks/post-checkout"
+	chmod 755 "$P/.git/hooks/post-checkout"
+	cp "$P/.git/config" "$T/config.orig"
+	# the earlier run (landlock-only allows the link in the project)
+	run timeout -k 5 60 "$SBXRUN" --mode landlock-only -c "$SBX_SYS.static link .git/config notes.txt; $SBX_SYS.static link .git/hooks/post-checkout docs.txt; true"
+	echo "$output"
+	[ -e "$P/notes.txt" ] || ln "$P/.git/config" "$P/notes.txt"
+	[ -e "$P/docs.txt" ] || ln "$P/.git/hooks/post-checkout" "$P/docs.txt"
+	[ "$(stat -c %i "$P/notes.txt")" = "$(stat -c %i "$P/.git/config")" ]
+	run xsbx -c "$SBX_SYS.static append notes.txt '$FSMON'; $SBX_SYS.static write docs.txt '$HOOK'; true"
+	echo "$output"
+	[[ "$output" == *"'$P/.git/config' is protected but had another hard link"* ]]
+	[[ "$output" == *"'$P/.git/hooks/post-checkout' is protected but had another hard link"* ]]
+	cmp "$P/.git/config" "$T/config.orig"
+	[ "$(stat -c %a "$P/.git/hooks/post-checkout")" = 755 ]
+	git -C "$P" checkout -q -b other
 	git -C "$P" status >/dev/null 2>&1 || true
 	did_not_run
 }

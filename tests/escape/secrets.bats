@@ -205,6 +205,43 @@ W19='.cache/huggingface/token .config/github-copilot/apps.json .m2/settings.xml 
 	[[ "$output" == *'from $AWS_SHARED_CREDENTIALS_FILE'* ]] || [[ "$output" != *"cannot read"* ]]
 }
 
+# N-31: Kerberos ticket caches and keytabs named by KRB5CCNAME,
+# KRB5_KTNAME ("FILE:path", "DIR:path" or a path) are hidden like the
+# other moved credentials; the default cache /tmp/krb5cc_UID is out of
+# sight in full mode (private /tmp).  Landlock-only shares the host's /tmp
+# (declared in SECURITY.md): a ticket cache named there is not hidden,
+# since a hide in /tmp would take /tmp away from the command.
+@test "SEC-02 N-31 Kerberos ticket cache and keytab named by KRB5CCNAME / KRB5_KTNAME (static, raw); /tmp stays usable" {
+	mkdir -p "$HOME/krb/dcc"
+	echo "$CANARY tgt" > "$HOME/krb/cc"
+	echo "$CANARY kt" > "$HOME/krb/keytab"
+	echo "$CANARY dir" > "$HOME/krb/dcc/tkt"
+	chmod 600 "$HOME/krb/cc" "$HOME/krb/keytab" "$HOME/krb/dcc/tkt"
+	files="$HOME/krb/cc $HOME/krb/keytab $HOME/krb/dcc/tkt"
+	KRB5CCNAME="FILE:$HOME/krb/cc" KRB5_KTNAME="$HOME/krb/keytab" \
+		KRB5_CLIENT_KTNAME="DIR:$HOME/krb/dcc" \
+		run xsbx -c "for f in $files; do $SBX_SYS.static read \$f; done; cat $files; env | grep -E '^KRB5'; true"
+	echo "$output"
+	no_canary "$output"
+	[ "$(printf '%s\n' "$output" | grep -c '^RESULT -1')" -eq 3 ]
+	[[ "$output" != *"KRB5CCNAME="* && "$output" != *"KRB5_KTNAME="* ]]
+	# not a file (KCM:, KEYRING:) or in /tmp: nothing hidden, /tmp works
+	KRB5CCNAME="KEYRING:persistent:1000" KRB5_KTNAME="FILE:/tmp/krb5kt_none" \
+		run xsbx -- sh -c 'echo ok > /tmp/n31.$$ && cat /tmp/n31.$$ && rm /tmp/n31.$$'
+	[ "$status" -eq 0 ]
+	[ "$output" = ok ]
+	# the default cache: private /tmp in full mode
+	cc=/tmp/krb5cc_$(id -u)
+	if [ "$SBX_MODE" = full ] && [ ! -e "$cc" ]; then
+		( umask 077; echo "$CANARY default" > "$cc" )
+		run xsbx -- "$SBX_SYS.static" read "$cc"
+		rm -f "$cc"
+		echo "$output"
+		no_canary "$output"
+		[[ "$output" == "RESULT -1 ENOENT"* ]]
+	fi
+}
+
 # W-03: another account's world-readable secrets (umask 022) are hidden
 # like the caller's: every ~ hide holds under every passwd home.
 @test "SEC-02 W-03 another account's world-readable ~/.aws/credentials and gh token" {

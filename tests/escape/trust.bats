@@ -126,3 +126,44 @@ teardown() { esc_teardown; }
 	[ "$status" -eq 0 ]
 	[ "$output" = hello ]
 }
+
+# ------------------------------------------------------------ N-11
+
+@test "N-11 --allow-write/--add-path of a project path that a run made lead outside through a symlink: refused, nothing made outside; the named target works" {
+	# run 1, no shim: plant cfg -> ~/.config and home -> ~
+	run xsbx -- "$SBX_SYS.static" symlink "$HOME/.config" "$P/cfg"
+	run xsbx -- "$SBX_SYS.static" symlink "$HOME" "$P/home"
+	[ -L "$P/cfg" ] && [ -L "$P/home" ]
+	rm -rf "$HOME/.config/systemd" "$HOME/.local/share/n11"
+	# relative to the project, with a trailing '/' (a directory to make)
+	run xsbx --allow-write ./cfg/systemd/user/ -- \
+		"$SBX_SYS.static" creat "$P/cfg/systemd/user/evil.service" x
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"--allow-write ./cfg/systemd/user/: it is in the project but leads through the symlink '$P/cfg' to '$HOME/.config/systemd/user', outside it"*"to allow that place, name it: --allow-write $HOME/.config/systemd/user/"* ]]
+	[ ! -e "$HOME/.config/systemd" ]
+	# absolute, below the project
+	run xsbx --allow-write "$P/home/.local/share/n11/" -- \
+		"$SBX_SYS.static" creat "$P/home/.local/share/n11/git" x
+	[ "$status" -eq 125 ]
+	[ ! -e "$HOME/.local/share/n11" ]
+	# --add-path (the per-project conf) is refused the same way
+	mkdir -p "$HOME/.config/autostart"
+	run "$SBXRUN" --add-path ./home/.config/autostart
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"--add-path ./home/.config/autostart: it is in the project but leads through the symlink '$P/home'"*"name it: --add-path $HOME/.config/autostart"* ]]
+	run xsbx -- "$SBX_SYS.static" creat "$P/home/.config/autostart/evil.desktop" x
+	[ ! -e "$HOME/.config/autostart/evil.desktop" ]
+	rmdir "$HOME/.config/autostart"
+	# the "to allow" it printed: the place named itself, then it works
+	run xsbx --allow-write "$HOME/.config/systemd/user/" -- \
+		"$SBX_SYS.static" creat "$HOME/.config/systemd/user/ok" x
+	[ "$status" -eq 0 ]
+	[ -f "$HOME/.config/systemd/user/ok" ]
+	rm -rf "$HOME/.config/systemd"
+	# a link that stays inside the project is followed as before
+	mkdir -p "$P/real"
+	ln -s real "$P/inlink"
+	run xsbx --allow-write ./inlink/sub/ -- "$SBX_SYS.static" creat "$P/inlink/sub/f" x
+	[ "$status" -eq 0 ]
+	[ -f "$P/real/sub/f" ]
+}

@@ -113,6 +113,26 @@ C
 	[ -e "$P/made" ]
 }
 
+@test "N-36 inject = \"tool\": the command it says to run quotes each argument as one shell word; pasted, it runs as the tool did" {
+	mkdir -p "$T/nothing"
+	conf=$("$SBXRUN" --add-path "$T/nothing=ro" | sed -n 's/.* to //p')
+	echo 'inject = "tool";' >> "$conf"
+	printf 'all:\n\ttouch made\n' > "$P/Makefile"
+	run make SHELL="$SH" 'FOO=$(touch '"$T"'/pasted)' 'BAR=a;touch '"$T"'/pasted2'
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"run the tool in one: sbxrun -- make SHELL=$SH 'FOO=\$(touch $T/pasted)' 'BAR=a;touch $T/pasted2'"* ]]
+	# paste it into a shell (sbxrun as the test's binary): nothing of
+	# the arguments runs outside, the tool runs inside
+	advice=${output##*run the tool in one: sbxrun -- }
+	advice=${advice%%$'\n'*}
+	run bash -c "SBXRUN=\"\$1\"; shift; eval \"\$SBXRUN --allow-write $T -- \$*\"" _ "$SBXRUN" "$advice"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -e "$P/made" ]
+	[ ! -e "$T/pasted" ] && [ ! -e "$T/pasted2" ]
+}
+
 @test "inject = \"shim-only\": where no sandbox can be made, each shell gets the shim, ADVISORY" {
 	conf=$("$SBXRUN" --add-path "$T/bin=ro" | sed -n 's/.* to //p')
 	echo 'inject = "shim-only";' >> "$conf"

@@ -135,15 +135,20 @@ static struct cell row_protect(const struct plan *c)
 			"between, or write the lock file the host renames "
 			"over it; created later: not enforced, moved "
 			"aside at exit (a program outside may read one "
-			"before); in repositories created during the run: "
+			"before; if sbxrun is killed, the next run in the "
+			"project does it, and one may be read until then); "
+			"in repositories created during the run: "
 			"reported at exit" PROTECT_BELOW);
 	return CELL(SBX_ENF_ADVISORY,
 		    "shim only: Landlock cannot make a read-only "
 		    "hole in a writable tree; what a program that bypasses "
 		    "the shim changes is put back at exit (a program "
 		    "outside may read it before); created later: moved "
-		    "aside at exit; in repositories created during the "
-		    "run: reported at exit" PROTECT_BELOW);
+		    "aside at exit (if sbxrun is killed, by the next run "
+		    "in the project: read until then; a change to an "
+		    "existing one is then not put back); in "
+		    "repositories created during the run: reported at "
+		    "exit" PROTECT_BELOW);
 }
 
 static struct cell row_devices(const struct plan *c)

@@ -46,6 +46,10 @@ struct sbx_cli_info {
 	char inject_src[600]; /* "file:line" of the inject setting, or "" */
 };
 void sbx_cli_info(const sbx_t *s, struct sbx_cli_info *info);
+/* The n strings at args as a command a user can paste into a shell: each
+ * one shell word, quoted as the explainer quotes its advice (N-36).  In
+ * buf; 0, or -1 when it does not fit (buf then holds nothing usable). */
+int sbx_cli_sh_words(const char *const *args, size_t n, char *buf, size_t sz);
 
 /* ------------------------------------------------------ per-project conf */
 
