@@ -59,7 +59,8 @@ static int break_link(int dfd, const char *name, const struct stat *st)
 
 	if (getrandom(&r, sizeof r, 0) != sizeof r)
 		r = (uint64_t)getpid();
-	snprintf(tmp, sizeof tmp, ".sbxrun-link-%016llx", (unsigned long long)r);
+	snprintf(tmp, sizeof tmp, ".sbxrun-link-%016llx",
+		 (unsigned long long)r);
 	in = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (in < 0)
 		return -1;
@@ -68,11 +69,12 @@ static int break_link(int dfd, const char *name, const struct stat *st)
 		close(in);
 		return -1;
 	}
-	out = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-				       O_CLOEXEC,
+	out = openat(dfd, tmp,
+		     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		     0600);
 	if (out >= 0) {
-		rc = copy_fd(in, out) < 0 || fchmod(out, st->st_mode & 07777) < 0
+		rc = copy_fd(in, out) < 0 ||
+				     fchmod(out, st->st_mode & 07777) < 0
 			     ? -1
 			     : 0;
 		rc = close(out) < 0 ? -1 : rc;
