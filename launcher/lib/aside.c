@@ -94,6 +94,37 @@ void sbx_dir_close_up(int dfd, int mode)
 		fchmod(dfd, (mode_t)mode);
 }
 
+int sbx_open_dir(const char *dir, int *mode_back)
+{
+	char self[64];
+	struct stat st;
+	int fd, pfd;
+
+	*mode_back = -1;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 || errno != EACCES)
+		return fd;
+	/* chmod 000 by the run: opened up through an O_PATH fd, the mode
+	 * put back by the caller (sbx_dir_close_up) */
+	pfd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0)
+		return -1;
+	snprintf(self, sizeof self, "/proc/self/fd/%d", pfd);
+	if (fstat(pfd, &st) < 0 || st.st_uid != geteuid() ||
+	    chmod(self, (st.st_mode & 07777) | S_IRWXU) < 0) {
+		close(pfd);
+		errno = EACCES;
+		return -1;
+	}
+	fd = open(self, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		chmod(self, st.st_mode & 07777);
+	else
+		*mode_back = (int)(st.st_mode & 07777);
+	close(pfd);
+	return fd;
+}
+
 int sbx_aside(int dfd, const char *name, char *out, size_t outlen)
 {
 	int rc, err, mode = -1;

@@ -24,4 +24,9 @@ int sbx_aside(int dfd, const char *name, char *out, size_t outlen);
 int sbx_dir_open_up(int dfd);
 void sbx_dir_close_up(int dfd, int mode);
 
+/* open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW); a directory of ours the
+ * run made unreadable (chmod 000) is opened up, the mode to put back
+ * with sbx_dir_close_up in *mode_back (else -1). */
+int sbx_open_dir(const char *dir, int *mode_back);
+
 #endif

@@ -209,18 +209,29 @@ static void say(struct gctx *c, const char *path, const char *moved,
 	c->warn(c->ctx, line);
 }
 
-/* The parent of path, opened without following a symlink at its end. */
-static int open_parent(const char *path, char *name_out, size_t n)
+/* The parent of path, opened without following a symlink at its end; a
+ * parent of ours the run made unreadable is opened up (aside.c), the
+ * mode put back by close_parent. */
+static int open_parent(const char *path, char *name_out, size_t n,
+		       int *mode_back)
 {
 	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
 
+	*mode_back = -1;
 	if (!slash || !slash[1] ||
 	    snprintf(name_out, n, "%s", slash + 1) >= (int)n)
 		return -1;
 	snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-	return open(dir[0] ? dir : "/",
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return sbx_open_dir(dir[0] ? dir : "/", mode_back);
+}
+
+static void close_parent(int fd, int mode_back)
+{
+	if (fd < 0)
+		return;
+	sbx_dir_close_up(fd, mode_back);
+	close(fd);
 }
 
 int sbx_guard_note(struct sbx_guard *gd, const struct sbx_policy *p,
@@ -234,17 +245,17 @@ int sbx_guard_note(struct sbx_guard *gd, const struct sbx_policy *p,
 		char name[NAME_MAX + 1];
 		struct groot *v, *g;
 		struct stat st;
-		int pfd;
+		int pfd, back;
 
 		if (!(r->flags & SBX_RF_PROTECT) ||
 		    (r->flags & SBX_RF_ABSENT) || !writable(p, r->root))
 			continue;
-		pfd = open_parent(r->root, name, sizeof name);
+		pfd = open_parent(r->root, name, sizeof name, &back);
 		if (pfd < 0)
 			continue;
 		v = realloc(gd->v, (gd->n + 1) * sizeof(*v));
 		if (!v || fstat(pfd, &st) < 0) {
-			close(pfd);
+			close_parent(pfd, back);
 			if (v)
 				gd->v = v;
 			continue;
@@ -266,7 +277,7 @@ int sbx_guard_note(struct sbx_guard *gd, const struct sbx_policy *p,
 		} else {
 			gd->n++;
 		}
-		close(pfd);
+		close_parent(pfd, back);
 	}
 	return 0;
 }
@@ -398,7 +409,15 @@ static void check_dir(struct gctx *c, int pfd, const struct gnode *g)
 	size_t len = strlen(c->path);
 	int fd = openat(pfd, g->name,
 			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	char *names = fd < 0 ? NULL : names_in(fd);
+	char *names;
+
+	/* made unreadable by the run (chmod 000): the launch mode back, it
+	 * is a directory (same()) and no process of the run is left */
+	if (fd < 0 && errno == EACCES &&
+	    fchmodat(pfd, g->name, g->mode & 07777, 0) == 0)
+		fd = openat(pfd, g->name,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	names = fd < 0 ? NULL : names_in(fd);
 
 	for (const char *n = names; n && *n; n += strlen(n) + 1) {
 		size_t i;
@@ -468,13 +487,13 @@ static void parent_replaced(struct gctx *c, const struct groot *g)
 {
 	char name[NAME_MAX + 1];
 	struct stat st;
-	int gpfd;
+	int gpfd, back;
 
 	*strrchr(c->path, '/') = '\0'; /* the parent */
 	if (!strcmp(c->path, c->done))
 		return;
 	snprintf(c->done, sizeof c->done, "%s", c->path);
-	gpfd = open_parent(c->path, name, sizeof name);
+	gpfd = open_parent(c->path, name, sizeof name, &back);
 	if (gpfd < 0 || !g->gino || fstat(gpfd, &st) < 0 ||
 	    st.st_dev != g->gdev || st.st_ino != g->gino) {
 		say(c, g->path, NULL, "directory replaced");
@@ -483,8 +502,7 @@ static void parent_replaced(struct gctx *c, const struct groot *g)
 	} else {
 		aside(c, gpfd, name, "replaced");
 	}
-	if (gpfd >= 0)
-		close(gpfd);
+	close_parent(gpfd, back);
 }
 
 int sbx_guard_check(struct sbx_guard *gd,
@@ -496,18 +514,17 @@ int sbx_guard_check(struct sbx_guard *gd,
 		struct groot *g = &gd->v[i];
 		char name[NAME_MAX + 1];
 		struct stat st;
-		int pfd = open_parent(g->path, name, sizeof name);
+		int back, pfd = open_parent(g->path, name, sizeof name, &back);
 
 		snprintf(c.path, sizeof c.path, "%s", g->path);
 		if (pfd < 0 || fstat(pfd, &st) < 0 || st.st_dev != g->dev ||
 		    st.st_ino != g->ino) {
-			if (pfd >= 0)
-				close(pfd);
+			close_parent(pfd, back);
 			parent_replaced(&c, g);
 			continue;
 		}
 		check(&c, pfd, &g->node);
-		close(pfd);
+		close_parent(pfd, back);
 	}
 	return c.failed;
 }

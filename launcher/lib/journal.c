@@ -36,16 +36,13 @@ static void prefix(char *out, size_t n, const char *project)
 		 (unsigned long long)XXH3_64bits(project, strlen(project)));
 }
 
-int sbx_journal_write(struct sbx_journal *j, const char *base,
+static int write_down(struct sbx_journal *j, const char *base,
 		      const char *project, const struct sbx_plants *pl)
 {
 	char pre[64], rec[PATH_MAX + 64];
 	FILE *f;
 	int fd;
 
-	j->fd = -1;
-	if (!pl->n)
-		return 0;
 	prefix(pre, sizeof pre, project);
 	snprintf(j->path, sizeof j->path, "%s/%s%d", base, pre, (int)getpid());
 	unlink(j->path); /* one of an earlier run with our pid */
@@ -74,11 +71,28 @@ int sbx_journal_write(struct sbx_journal *j, const char *base,
 	return 0;
 }
 
-void sbx_journal_done(struct sbx_journal *j)
+void sbx_journal_write(struct sbx_journal *j, const char *base,
+		       const char *project, const struct sbx_plants *pl,
+		       void (*warn)(void *ctx, const char *line), void *ctx)
+{
+	char line[PATH_MAX + 200];
+
+	j->fd = -1;
+	if (!pl->n || write_down(j, base, project, pl) == 0)
+		return;
+	snprintf(line, sizeof line,
+		 "could not write down the exit repair in '%s' (%s): if "
+		 "sbxrun is killed, the next run cannot do it",
+		 base, strerror(errno));
+	warn(ctx, line);
+}
+
+void sbx_journal_end(struct sbx_journal *j, int keep)
 {
 	if (j->fd < 0)
 		return;
-	unlink(j->path);
+	if (!keep)
+		unlink(j->path);
 	close(j->fd);
 	j->fd = -1;
 }
@@ -143,7 +157,8 @@ static void say_first(void *ctx, const char *line)
 }
 
 int sbx_journal_repair(const char *base, const char *project,
-		       void (*warn)(void *ctx, const char *line), void *ctx)
+		       void (*warn)(void *ctx, const char *line), void *ctx,
+		       struct sbx_err *err)
 {
 	struct said s = { warn, ctx, project, 0 };
 	char pre[64];
@@ -178,5 +193,11 @@ int sbx_journal_repair(const char *base, const char *project,
 	}
 	if (d)
 		closedir(d);
-	return failed;
+	if (failed)
+		return sbx_errf(err, 0,
+				"code an earlier run planted in '%s' is still "
+				"in place (see above): remove it, then run "
+				"again",
+				project);
+	return 0;
 }

@@ -93,9 +93,19 @@ void sbx_plants_note(struct sbx_plants *pl, const struct sbx_policy *p,
 struct dircache {
 	char dir[PATH_MAX];
 	int fd; /* -1: none open */
+	int mode_back; /* sbx_open_dir's */
 	dev_t dev;
 	ino_t ino;
 };
+
+static void dc_close(struct dircache *dc)
+{
+	if (dc->fd < 0)
+		return;
+	sbx_dir_close_up(dc->fd, dc->mode_back);
+	close(dc->fd);
+	dc->fd = -1;
+}
 
 static int launch_dir(struct dircache *dc, const struct sbx_plant *pt,
 		      const char *dir)
@@ -105,15 +115,13 @@ static int launch_dir(struct dircache *dc, const struct sbx_plant *pt,
 	if (dc->fd >= 0 && dc->dev == pt->dev && dc->ino == pt->ino &&
 	    strcmp(dc->dir, dir) == 0)
 		return dc->fd;
-	if (dc->fd >= 0)
-		close(dc->fd);
-	dc->fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	dc_close(dc);
+	dc->fd = sbx_open_dir(dir, &dc->mode_back);
 	if (dc->fd < 0)
 		return -1;
 	if (fstat(dc->fd, &st) < 0 || st.st_dev != pt->dev ||
 	    st.st_ino != pt->ino) {
-		close(dc->fd);
-		dc->fd = -1;
+		dc_close(dc);
 		errno = EXDEV; /* not the directory of the launch */
 		return -1;
 	}
@@ -137,7 +145,10 @@ static int move_aside(struct dircache *dc, const struct sbx_plant *pt,
 	snprintf(dir, sizeof dir, "%.*s", (int)(name - 1 - pt->path), pt->path);
 	dfd = launch_dir(dc, pt, dir);
 	if (dfd < 0)
-		return errno == ENOENT ? 0 : -2;
+		return errno == ENOENT ? 0
+		       : errno == EXDEV || errno == ELOOP || errno == ENOTDIR
+			       ? -2
+			       : SBX_ASIDE_FAILED;
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return errno == ENOENT ? 0 : SBX_ASIDE_FAILED;
 	rc = sbx_aside(dfd, name, moved, sizeof moved);
@@ -193,8 +204,7 @@ int sbx_plants_check(struct sbx_plants *pl,
 		failed += rc == SBX_ASIDE_FAILED;
 		warn(ctx, line);
 	}
-	if (dc.fd >= 0)
-		close(dc.fd);
+	dc_close(&dc);
 	return failed;
 }
 

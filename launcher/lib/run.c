@@ -665,12 +665,9 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 		return SBX_E_RUN;
 	/* N-04/N-21: an earlier run here killed before its exit repair;
 	 * before the policy, which takes what exists now as the project's */
-	if (sbx_journal_repair(c->rd.base, c->s->pol.project, warn_line, c)) {
+	if (sbx_journal_repair(c->rd.base, c->s->pol.project, warn_line, c,
+			       err) < 0) {
 		sbx_rundir_release(&c->rd);
-		sbx_errf(err, 0,
-			 "code an earlier run planted in '%s' is still in "
-			 "place (see above): remove it, then run again",
-			 c->s->pol.project);
 		return SBX_E_RUN;
 	}
 	if (run_policy(c, err) < 0) {
@@ -687,14 +684,10 @@ static int launch_in_mode(struct run_ctx *c, struct sbx_result *res,
 	if (rc == 0) /* N-33: before the guard's copies, the mounts */
 		sbx_links_break(&c->pol, sandbox_writable, warn_line, c);
 	sbx_plants_note(&c->plants, &c->pol, sandbox_writable);
-	sbx_journal_done(&c->journal);
-	if (rc == 0 && sbx_journal_write(&c->journal, c->rd.base,
-					 c->pol.project, &c->plants) < 0)
-		run_warn(c,
-			 "could not write down the exit repair in '%s' "
-			 "(%s): if sbxrun is killed, the next run cannot "
-			 "do it",
-			 c->rd.base, strerror(errno));
+	sbx_journal_end(&c->journal, 0);
+	if (rc == 0)
+		sbx_journal_write(&c->journal, c->rd.base, c->pol.project,
+				  &c->plants, warn_line, c);
 	sbx_guard_free(&c->guard);
 	if (rc == 0 && (c->b->cpol_flags(c->mode) & SBX_CPOL_F_SHIM_PROTECT))
 		sbx_guard_note(&c->guard, &c->pol, sandbox_writable, warn_line,
@@ -789,15 +782,12 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	if (rc != SBX_OK)
 		goto fail;
 	fill_layers(res, c);
-	if (report_created(c)) {
-		/* N-16/N-29: never leave planted code with only a warning */
+	rc = report_created(c);
+	if (rc) /* N-16/N-29: never planted code left with a warning alone */
 		run_warn(c, "ERROR: code the run planted is still in place "
 			    "(see above): sbxrun fails the run");
-		res->exit_code = 125;
-	} else
-		sbx_journal_done(&c->journal); /* else the next run tries */
-	if (c->journal.fd >= 0)
-		close(c->journal.fd);
+	res->exit_code = rc ? 125 : res->exit_code;
+	sbx_journal_end(&c->journal, rc); /* kept: the next run tries */
 	sbx_plants_free(&c->plants);
 	sbx_guard_free(&c->guard);
 	sbx_policy_free(&c->pol);
@@ -811,8 +801,7 @@ fail:
 	if (c && c->have_pol)
 		sbx_policy_free(&c->pol);
 	if (c) {
-		if (c->journal.fd >= 0) /* kept: the next run checks */
-			close(c->journal.fd);
+		sbx_journal_end(&c->journal, 1); /* the next run checks */
 		sbx_plants_free(&c->plants);
 		sbx_guard_free(&c->guard);
 		free(c->feat);

@@ -278,6 +278,8 @@ plant_and_block() {
 	run xsbx -c "mkdir ev && cp -r .git/. ev/ && $SBX_SYS.static creat ev/config '$FSMON' && $SBX_SYS.static creat .git/commondir ../ev; $SBX_SYS.static append .git/config '$FSMON'; $block; true"
 	echo "$output"
 	[[ "$output" != *"could not be"* ]]
+	# the user gives the directories back their modes, as one would
+	eval "${2:-true}"
 	[ ! -e "$P/.git/commondir" ]
 	cmp "$P/.git/config" "$T/config.orig"
 	git -C "$P" status >/dev/null 2>&1 || true
@@ -296,6 +298,18 @@ plant_and_block() {
 	# the directory's mode is the run's again, and the repair said it
 	[ "$(stat -c %a "$P/.git")" = 555 ]
 	[[ "$output" == *"'$P/.git/commondir' was created during the run"* ]]
+}
+
+@test "N-29 the run makes .git and .git/hooks unreadable (chmod 000, static): git outside runs nothing once readable" {
+	printf '#!/bin/sh\ntrue\n' > "$P/.git/hooks/post-checkout"
+	chmod 755 "$P/.git/hooks/post-checkout"
+	plant_and_block "$SBX_SYS.static write .git/hooks/post-checkout '$HOOK'; $SBX_SYS.static creat .git/hooks/pre-commit '$HOOK'; $SBX_SYS.static chmod .git/hooks/pre-commit 755; $SBX_SYS.static chmod .git/hooks 0; $SBX_SYS.static chmod .git 0" 'chmod u+rwx "$P/.git" "$P/.git/hooks"'
+	[ "$status" -eq 0 ]
+	[ ! -e "$P/.git/hooks/pre-commit" ]
+	git -C "$P" checkout -q -b other
+	echo b >> "$P/README"
+	git -C "$P" commit -qam x || true
+	did_not_run
 }
 
 # N-04/N-21: sbxrun is killed (SIGKILL: a harness's `timeout -k` after the
