@@ -84,9 +84,13 @@ int sbx_perdir_planted(const struct sbx_policy *p, const char *path,
 	/* One protected at launch was put back (guard.c) or is watched
 	 * (plant.c): a new inode, not a plant.  One the profile does not
 	 * protect at the root is not protected below either. */
-	for (size_t i = 0; i < p->protect.n; i++)
-		if (!strcmp(p->protect.v[i], path))
-			return 0;
+	for (size_t i = 0; i < p->protect.n; i++) {
+		const char *e = p->protect.v[i];
+
+		if (!strncmp(e, path, strlen(path)) &&
+		    (!e[strlen(path)] || e[strlen(path)] == '/'))
+			return 0; /* it, or a .cargo holding one: old */
+	}
 	if (!sbx_perdir_protected(p, name))
 		return 0;
 

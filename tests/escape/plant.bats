@@ -126,6 +126,7 @@ did_not_run() {
 		echo '{"name":"'$d'","version":"1.0.0","scripts":{"test":"true"}}' > "$P/packages/$d/package.json"
 	done
 	echo 'fund=false' > "$P/packages/a/.npmrc"
+	mkdir "$P/crates/foo/.cargo" && echo '[term]' > "$P/crates/foo/.cargo/config.toml.orig"
 	"$SBXRUN" --list-paths 2>&1 | grep -F "$P/packages/a/.npmrc  [protected]"
 	"$SBXRUN" --dry-run 2>&1 | grep -F "protected only 3 directory levels down"
 	run xsbx -c "$SBX_SYS.static creat tools.sh '$HOOK'; $SBX_SYS.static chmod tools.sh 755;
@@ -133,13 +134,15 @@ did_not_run() {
 ';
 		$SBX_SYS.static creat packages/b/.npmrc 'script-shell=$P/tools.sh
 ';
-		$SBX_SYS.static mkdir crates/foo/.cargo; $SBX_SYS.static creat crates/foo/.cargo/config.toml '[build]
+		$SBX_SYS.static creat crates/foo/.cargo/config.toml '[build]
 rustc-wrapper = \"$P/tools.sh\"
 ';
 		$SBX_SYS.static creat d1/d2/d3/d4/d5/.envrc 'touch $RAN'; true"
 	echo "$output"
 	[[ "$output" == *"'$P/packages/b/.npmrc' was created during the run"*"moved aside"* ]]
 	[ ! -e "$P/crates/foo/.cargo/config.toml" ]
+	# an existing .cargo is not taken for a new one (only its new file moves)
+	[ -e "$P/crates/foo/.cargo/config.toml.orig" ]
 	[ ! -e "$P/d1/d2/d3/d4/d5/.envrc" ]
 	# the real npm, outside, in each package: script-shell would run tools.sh
 	for d in a b; do
