@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "gitrepo.h"
+#include "perdir.h"
 
 #define GIT_MAX_DEPTH 4 /* modules in modules, includes of includes */
 #define GIT_MAX_SEEN 256 /* git directories walked, at most */
@@ -508,6 +509,26 @@ static void found_nested(struct git_walk *w, const char *dotgit, int isdir)
 		walk_gitdir(w, g, 0);
 }
 
+/* A per-directory name (perdir.c, N-38) in a directory below the
+ * project (buf, its name at off): the root's protect entries for it,
+ * here. */
+static void found_perdir(struct git_walk *w, const char *buf, size_t off)
+{
+	const char *name = buf + off;
+	size_t n0 = w->p->protect.n, k = strlen(name);
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < n0; i++) {
+		const char *e = w->p->protect.v[i];
+
+		if (strncmp(e, name, k) != 0 || (e[k] && e[k] != '/') ||
+		    snprintf(path, sizeof path, "%.*s%s", (int)off, buf, e) >=
+			    (int)sizeof path)
+			continue;
+		protect(w, path);
+	}
+}
+
 static void scan_nested(struct git_walk *w, char *buf, size_t len, int depth,
 			size_t *dirs)
 {
@@ -534,15 +555,21 @@ static void scan_nested(struct git_walk *w, char *buf, size_t len, int depth,
 			    : S_ISDIR(st.st_mode) ? DT_DIR
 			    : S_ISREG(st.st_mode) ? DT_REG
 						  : DT_UNKNOWN;
+		if (depth > 0 && sbx_perdir_name(e->d_name))
+			found_perdir(w, buf, len + 1);
 		if (!strcmp(e->d_name, ".git")) {
 			if (depth > 0 && (t == DT_DIR || t == DT_REG))
 				found_nested(w, buf, t == DT_DIR);
 		} else if (t == DT_DIR && depth < GIT_SCAN_DEPTH &&
 			   ++*dirs <= GIT_SCAN_DIRS &&
-			   (lstat(buf, &st) < 0 || st.st_nlink != 2)) {
+			   (depth + 1 < GIT_SCAN_DEPTH || lstat(buf, &st) < 0 ||
+			    st.st_nlink != 2)) {
 			/* two links: no subdirectory, so no .git directory
 			 * (a gitfile of a worktree or submodule is found
-			 * through .git/worktrees and .gitmodules) */
+			 * through .git/worktrees and .gitmodules); read
+			 * anyway in the first two levels for per-directory
+			 * names (N-38: packages/a/.npmrc), not in the third
+			 * (the bulk of a large tree: 5 ms at the cap) */
 			scan_nested(w, buf, len + 1 + n, depth + 1, dirs);
 		}
 		buf[len] = '\0';
@@ -684,6 +711,16 @@ static int worth_reading(int dfd, const char *name, const struct timespec *s)
 		st.st_mtim.tv_nsec >= s->tv_nsec);
 }
 
+/* A per-directory name below the project root made during the run
+ * (N-38): fn moves it aside. */
+static void new_perdir(struct new_repos *n, const char *path)
+{
+	int changed;
+
+	if (born_after(path, &n->since, &changed))
+		n->fn(n->ctx, path, "planted");
+}
+
 /*
  * Depth first over the directories below the project (path in buf, len
  * bytes), never into .git directories.  d_type spares a stat per file:
@@ -705,10 +742,13 @@ static void scan(struct new_repos *n, char *buf, size_t len)
 		if (strcmp(e->d_name, ".") == 0 ||
 		    strcmp(e->d_name, "..") == 0 || len + 1 + k >= PATH_MAX ||
 		    (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN &&
-		     strcmp(e->d_name, ".git") != 0))
+		     strcmp(e->d_name, ".git") != 0 &&
+		     !sbx_perdir_name(e->d_name)))
 			continue;
 		buf[len] = '/';
 		memcpy(buf + len + 1, e->d_name, k + 1);
+		if (len + 5 != strlen(n->own) && sbx_perdir_name(e->d_name))
+			new_perdir(n, buf);
 		if (strcmp(e->d_name, ".git") == 0) {
 			if (strcmp(buf, n->own) != 0)
 				check_repo(n, buf, len + 1 + k);

@@ -24,6 +24,7 @@
 #include "guard.h"
 #include "journal.h"
 #include "links.h"
+#include "perdir.h"
 #include "plant.h"
 #include "kernel.h"
 #include "nest.h"
@@ -246,6 +247,7 @@ struct run_ctx {
 	size_t cpol_len;
 	struct sbx_proxy_ep proxy; /* network = filtered */
 	struct sbx_plants plants; /* absent protected paths (plant.c) */
+	int perdir_failed; /* new per-directory names not moved (perdir.c) */
 	struct sbx_guard guard; /* existing ones the shim alone holds */
 	struct sbx_journal journal; /* the plants, written down (journal.c) */
 };
@@ -400,8 +402,17 @@ static int state_writable(void *ctx, const char *path)
 }
 
 /* GIT-02: a repository made or changed below the project. */
+static void warn_line(void *ctx, const char *line);
+
 static void report_repo(void *ctx, const char *path, const char *what)
 {
+	struct run_ctx *c = ctx;
+
+	if (!strcmp(what, "planted")) { /* perdir.c, N-38 */
+		c->perdir_failed +=
+			sbx_perdir_planted(&c->pol, path, warn_line, c) < 0;
+		return;
+	}
 	run_warn(ctx,
 		 "'%s' was %s during the run: git run there outside the "
 		 "sandbox would use its hooks and config: review them "
@@ -456,7 +467,7 @@ static int report_created(struct run_ctx *c)
 			 "those were searched for git repositories created "
 			 "during the run",
 			 NEW_REPO_SCAN_DIRS);
-	return failed;
+	return failed + c->perdir_failed;
 }
 
 /* The compiled policy: for the shim (the run directory) and for the

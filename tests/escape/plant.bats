@@ -119,6 +119,53 @@ did_not_run() {
 	did_not_run
 }
 
+@test "N-38 per-directory names below the root (existing and new) are protected (static, npm outside)" {
+	command -v npm >/dev/null || skip "npm not installed"
+	mkdir -p "$P/packages/a" "$P/packages/b" "$P/crates/foo/src" "$P/d1/d2/d3/d4/d5"
+	for d in a b; do
+		echo '{"name":"'$d'","version":"1.0.0","scripts":{"test":"true"}}' > "$P/packages/$d/package.json"
+	done
+	echo 'fund=false' > "$P/packages/a/.npmrc"
+	"$SBXRUN" --list-paths 2>&1 | grep -F "$P/packages/a/.npmrc  [protected]"
+	"$SBXRUN" --dry-run 2>&1 | grep -F "protected only 3 directory levels down"
+	run xsbx -c "$SBX_SYS.static creat tools.sh '$HOOK'; $SBX_SYS.static chmod tools.sh 755;
+		$SBX_SYS.static creat packages/a/.npmrc 'script-shell=$P/tools.sh
+';
+		$SBX_SYS.static creat packages/b/.npmrc 'script-shell=$P/tools.sh
+';
+		$SBX_SYS.static mkdir crates/foo/.cargo; $SBX_SYS.static creat crates/foo/.cargo/config.toml '[build]
+rustc-wrapper = \"$P/tools.sh\"
+';
+		$SBX_SYS.static creat d1/d2/d3/d4/d5/.envrc 'touch $RAN'; true"
+	echo "$output"
+	[[ "$output" == *"'$P/packages/b/.npmrc' was created during the run"*"moved aside"* ]]
+	[ ! -e "$P/crates/foo/.cargo/config.toml" ]
+	[ ! -e "$P/d1/d2/d3/d4/d5/.envrc" ]
+	# the real npm, outside, in each package: script-shell would run tools.sh
+	for d in a b; do
+		(cd "$P/packages/$d" && npm test >/dev/null 2>&1) || true
+		did_not_run
+	done
+	if command -v cargo >/dev/null; then
+		(cd "$P/crates/foo" && cargo build -q --offline >/dev/null 2>&1) || true
+		did_not_run
+	fi
+}
+
+@test "N-23 .bazelrc and pnpm-workspace.yaml (root and nested) cannot be rewritten (static)" {
+	mkdir -p "$P/sub/x"
+	for f in .bazelrc pnpm-workspace.yaml sub/x/.bazelrc sub/pnpm-workspace.yaml; do
+		echo 'orig' > "$P/$f"
+	done
+	run xsbx -c "for f in .bazelrc pnpm-workspace.yaml sub/x/.bazelrc sub/pnpm-workspace.yaml; do $SBX_SYS.static creat \$f 'build --workspace_status_command=$P/evil.sh
+scriptShell: $P/evil.sh
+'; done; true"
+	echo "$output"
+	for f in .bazelrc pnpm-workspace.yaml sub/x/.bazelrc sub/pnpm-workspace.yaml; do
+		[ "$(cat "$P/$f")" = orig ]
+	done
+}
+
 @test "PER-02 E-18 a nested repository that exists at launch: hooks and config (static)" {
 	git -C "$P" init -q sub
 	git -C "$P/sub" commit -q --allow-empty -m i

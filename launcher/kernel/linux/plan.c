@@ -110,6 +110,17 @@ static struct cell row_writable(const struct plan *c)
 	return CELL(SBX_ENF_KERNEL, "Landlock write rights");
 }
 
+/* The bounds of gitrepo.c's walks (E-18, N-38). */
+#define PROTECT_BELOW                                                      \
+	"; below the project root, nested repositories and per-directory " \
+	"names (.cargo, .npmrc, .yarnrc, .envrc, mise.toml, .bazelrc, "    \
+	".vscode...) existing at launch are protected only 3 directory "   \
+	"levels down (2 for directories without subdirectories) and in "   \
+	"the first 1,000 directories (deeper ones are "                    \
+	"NOT protected); ones created during the run are moved aside "     \
+	"(names) or reported (repositories) at exit, 5,000 directories "   \
+	"searched"
+
 static struct cell row_protect(const struct plan *c)
 {
 	if (c->full)
@@ -127,7 +138,7 @@ static struct cell row_protect(const struct plan *c)
 			"before; if sbxrun is killed, the next run in the "
 			"project does it, and one may be read until then); "
 			"in repositories created during the run: "
-			"reported at exit");
+			"reported at exit" PROTECT_BELOW);
 	return CELL(SBX_ENF_ADVISORY,
 		    "shim only: Landlock cannot make a read-only "
 		    "hole in a writable tree; what a program that bypasses "
@@ -137,7 +148,7 @@ static struct cell row_protect(const struct plan *c)
 		    "in the project: read until then; a change to an "
 		    "existing one is then not put back); in "
 		    "repositories created during the run: reported at "
-		    "exit");
+		    "exit" PROTECT_BELOW);
 }
 
 static struct cell row_devices(const struct plan *c)
