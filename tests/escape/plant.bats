@@ -368,3 +368,22 @@ plant_and_block() {
 	git -C "$P" status >/dev/null 2>&1 || true
 	did_not_run
 }
+
+# N-16/N-29: when a planted entry can neither be moved aside nor removed
+# (here: made immutable from outside, which the run itself cannot do), the
+# run fails loudly (exit 125, ERROR), not with a warning alone.
+@test "N-16 a planted entry that cannot be moved aside nor removed fails the run (exit 125)" {
+	[ "$(id -u)" = 0 ] || skip "chattr +i needs root"
+	command -v chattr >/dev/null || skip "no chattr"
+	touch "$T/probe-i" && chattr +i "$T/probe-i" 2>/dev/null || skip "no immutable files here"
+	chattr -i "$T/probe-i"
+	(xsbx -c "$SBX_SYS.static creat .git/commondir ../ev >/dev/null; exec sleep 3" > "$T/out" 2>&1 && echo 0 > "$T/rc" || echo $? > "$T/rc") &
+	for _ in $(seq 50); do [ -e "$P/.git/commondir" ] && break; sleep 0.1; done
+	chattr +i "$P/.git/commondir"
+	for _ in $(seq 150); do [ -s "$T/rc" ] && break; sleep 0.1; done
+	chattr -i "$P/.git/commondir"
+	cat "$T/out"
+	[ "$(cat "$T/rc")" -eq 125 ]
+	grep -F "ERROR: '$P/.git/commondir' was created during the run" "$T/out"
+	grep -F "sbxrun fails the run" "$T/out"
+}
