@@ -119,6 +119,20 @@ did_not_run() {
 	did_not_run
 }
 
+@test "N-42 an absent script named by ~/.config/git/config (diff textconv, filter) is moved aside when planted (static)" {
+	mkdir -p "$HOME/.config/git" "$P/tools"
+	printf '[diff "x"]\n\ttextconv = %s/tools/conv.sh\n[filter "f"]\n\tclean = sh tools/clean.sh\n' "$P" > "$HOME/.config/git/config"
+	"$SBXRUN" --list-paths 2>&1 | grep -F "$P/tools/conv.sh"
+	run xsbx -c "$SBX_SYS.static creat tools/conv.sh '$HOOK'; $SBX_SYS.static chmod tools/conv.sh 755; true"
+	echo "$output"
+	[[ "$output" == *"'$P/tools/conv.sh' was created during the run"*"moved aside"* ]]
+	echo '*.txt diff=x' > "$P/.gitattributes"
+	echo a > "$P/a.txt" && git -C "$P" add a.txt && git -C "$P" commit -qm a
+	echo b >> "$P/a.txt"
+	git -C "$P" diff >/dev/null 2>&1 || true
+	did_not_run
+}
+
 @test "N-38 per-directory names below the root (existing and new) are protected (static, npm outside)" {
 	command -v npm >/dev/null || skip "npm not installed"
 	mkdir -p "$P/packages/a" "$P/packages/b" "$P/crates/foo/src" "$P/d1/d2/d3/d4/d5"
