@@ -18,6 +18,22 @@ SBX_FS="$PROBES/atk_fs"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3 2>/dev/null)
 
+# make check-asan: sbxrun is instrumented and dynamic, and inside a
+# sandbox the shim comes first in LD_PRELOAD (as tests/cli/cli.bats's
+# nested runs do).  A program that loads the instrumented libsbx.so
+# (python's ctypes) needs the runtimes preloaded: ASAN_PRELOAD.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0"
+ASAN_PRELOAD=
+if nm -D "$SBX_BUILD/libsbx.so" 2>/dev/null | grep -q __asan_init; then
+	ASAN_PRELOAD="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)"
+fi
+
+# python3 with the sanitizer runtimes first when it loads an instrumented
+# libsbx.so through ctypes (the agent recipes, API-01).
+py_lib() {
+	env ${ASAN_PRELOAD:+LD_PRELOAD="$ASAN_PRELOAD"} "$PY" "$@"
+}
+
 # Build the attack probes when they are missing or stale (bats run by hand
 # after `make`, which does not build them).
 esc_build_probes() {

@@ -37,7 +37,7 @@ while True:
 
 # The agent: read and write through libsbx for a while.
 agent() {
-	"$PY" - "$P" "$1" <<'EOF'
+	py_lib - "$P" "$1" <<'EOF'
 import sys, time
 from agent_tool import Sandbox, SbxError
 proj, op = sys.argv[1], sys.argv[2]
@@ -78,7 +78,7 @@ EOF
 
 @test "API-01 sbx_write_file refuses a file with other hard links, and a FIFO does not hang sbx_read_file" {
 	ln "$P/d/.bashrc" "$T/outside-link"
-	run "$PY" -c '
+	run py_lib -c '
 import sys
 from agent_tool import Sandbox, SbxError
 sb = Sandbox(sys.argv[1])
@@ -90,7 +90,7 @@ except SbxError as e:
 	[[ "$output" == *REFUSED* ]]
 	[ "$(cat "$T/outside-link")" = "# project rc" ]
 	mkfifo "$P/fifo"
-	run timeout 10 "$PY" -c '
+	run timeout 10 env ${ASAN_PRELOAD:+LD_PRELOAD="$ASAN_PRELOAD"} "$PY" -c '
 import sys
 from agent_tool import Sandbox, SbxError
 sb = Sandbox(sys.argv[1])

@@ -13,15 +13,6 @@ source "$BATS_TEST_DIRNAME/../escape/_lib.bats"
 
 SH_LINK="$SBX_BUILD/sbxrun-sh"
 
-# make check-asan: sbxrun is instrumented and dynamic, and inside a
-# sandbox the shim comes first in LD_PRELOAD (as tests/cli/cli.bats's
-# nested runs do).  A program that loads the instrumented libsbx.so
-# (python's ctypes) needs the runtimes preloaded: ASAN_PRELOAD.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0"
-ASAN_PRELOAD=
-if nm -D "$SBX_BUILD/libsbx.so" 2>/dev/null | grep -q __asan_init; then
-	ASAN_PRELOAD="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)"
-fi
 
 inject_setup() {
 	esc_setup

@@ -249,7 +249,12 @@ s.sendall(sys.stdin.buffer.read()); print(s.recv(100).split(b"\r\n")[0].decode()
 	# idle again, the heap of the burst is given back (it kept 2-5 MiB)
 	again=$(sed -n 's/.* rss_kb=\([0-9]*\).*/\1/p' "$W/p10.err" | tail -1)
 	echo "rss idle $idle KiB, after 1000 tunnels $again KiB"
-	[ -n "$idle" ] && [ "$again" -le $((idle + 1024)) ]
+	[ -n "$idle" ]
+	# Under make check-asan the allocator is ASan's, which keeps freed
+	# memory in quarantine: the give-back is judged on the plain build.
+	if ! nm "$SBX_BUILD/tests/proxyd" 2>/dev/null | grep -q __asan_init; then
+		[ "$again" -le $((idle + 1024)) ]
+	fi
 	proxy_alive
 	stop_proxies
 	start_proxy p11 --hosts "$W/hosts" --allow allowed.test:7000,allowed.test:8080 --max-conns 100
