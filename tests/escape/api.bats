@@ -41,7 +41,17 @@ agent() {
 import sys, time
 from agent_tool import Sandbox, SbxError
 proj, op = sys.argv[1], sys.argv[2]
-sb = Sandbox(proj)
+# sbx_open checks the project as it finds it: caught mid-swap, it refuses
+# to open (a symlink where the policy names a path); the race under test
+# is the file operations', so open again until a moment without the link.
+for attempt in range(500):
+    try:
+        sb = Sandbox(proj)
+        break
+    except SbxError:
+        time.sleep(0.002)
+else:
+    sb = Sandbox(proj)
 ok = refused = 0
 seen = set()
 end = time.time() + 3
