@@ -205,6 +205,27 @@ static void notif_say(struct sup *s, const char *msg)
 		return; /* nothing to do about it */
 }
 
+/* Say the line and send its record: one refusal, as the shim's. */
+static void notif_tell(struct sup *s, pid_t pid, const struct sbx_expl *e,
+		       const char *target, const char *comm)
+{
+	const char *f[SBX_REC_NFIELDS];
+	char rec[SBX_REC_MAX];
+	size_t len;
+
+	notif_say(s, e->msg);
+	f[SBX_REC_OP] = e->op;
+	f[SBX_REC_TARGET] = target;
+	f[SBX_REC_KIND] = e->kind;
+	f[SBX_REC_RULE] = e->rule;
+	f[SBX_REC_SRC] = e->src;
+	f[SBX_REC_COMM] = comm;
+	f[SBX_REC_MSG] = e->msg;
+	len = sbx_rec_encode(rec, sizeof rec, f);
+	if (len && s->l->on_report)
+		s->l->on_report(s->l->report_ctx, pid, rec, len);
+}
+
 static void notif_explain(struct sup *s, struct sbx_notif *n,
 			  const struct seccomp_notif *q, const char *comm)
 {
@@ -213,10 +234,8 @@ static void notif_explain(struct sup *s, struct sbx_notif *n,
 	int sock = name &&
 		   (!strcmp(name, "socket") || !strcmp(name, "socketpair"));
 	int family = sock ? (int)q->data.args[0] : -1;
-	const char *f[SBX_REC_NFIELDS];
-	char rec[SBX_REC_MAX], nrbuf[32];
+	char nrbuf[32];
 	struct sbx_expl e;
-	size_t len;
 
 	if (!name) {
 		snprintf(nrbuf, sizeof nrbuf, "syscall %d", q->data.nr);
@@ -234,19 +253,11 @@ static void notif_explain(struct sup *s, struct sbx_notif *n,
 	if (!strcmp(e.kind, "network-off") &&
 	    shim_saw(pid, q->data.instruction_pointer))
 		return;
-	notif_say(s, e.msg);
-	f[SBX_REC_OP] = e.op;
-	f[SBX_REC_TARGET] = strcmp(e.kind, "network-off") ? name
-			    : family == AF_INET		  ? "inet"
-							  : "inet6";
-	f[SBX_REC_KIND] = e.kind;
-	f[SBX_REC_RULE] = e.rule;
-	f[SBX_REC_SRC] = e.src;
-	f[SBX_REC_COMM] = comm;
-	f[SBX_REC_MSG] = e.msg;
-	len = sbx_rec_encode(rec, sizeof rec, f);
-	if (len && s->l->on_report)
-		s->l->on_report(s->l->report_ctx, pid, rec, len);
+	notif_tell(s, pid, &e,
+		   strcmp(e.kind, "network-off") ? name
+		   : family == AF_INET		 ? "inet"
+						 : "inet6",
+		   comm);
 }
 
 /* An attribute change refused by the policy (attr.c), explained as the
@@ -256,25 +267,12 @@ static void notif_explain_attr(struct sup *s, struct sbx_notif *n,
 			       const struct sbx_attr_res *a)
 {
 	pid_t pid = proc_tgid((pid_t)q->pid);
-	const char *f[SBX_REC_NFIELDS];
-	char rec[SBX_REC_MAX];
 	struct sbx_expl e;
-	size_t len;
 
 	if (notif_seen(n, pid, q->data.nr))
 		return;
 	sbx_explain_path(&n->v, a->abs, a->abs, SBX_OP_WRITE, &a->d, 0, &e);
-	notif_say(s, e.msg);
-	f[SBX_REC_OP] = e.op;
-	f[SBX_REC_TARGET] = a->abs;
-	f[SBX_REC_KIND] = e.kind;
-	f[SBX_REC_RULE] = e.rule;
-	f[SBX_REC_SRC] = e.src;
-	f[SBX_REC_COMM] = comm;
-	f[SBX_REC_MSG] = e.msg;
-	len = sbx_rec_encode(rec, sizeof rec, f);
-	if (len && s->l->on_report)
-		s->l->on_report(s->l->report_ctx, pid, rec, len);
+	notif_tell(s, pid, &e, a->abs, comm);
 }
 
 /* landlock-only: chmod, chown, xattrs and times are done for the
