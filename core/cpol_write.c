@@ -17,20 +17,65 @@
 /* Checksummed: from the field after the checksum to the end. */
 #define SBX_CPOL_SUM_FROM offsetof(struct sbx_cpol_hdr, flags)
 
+/* The string table, each distinct string stored once (a policy names the
+ * same conf file in every rule it made, and a hidden name under every
+ * home): the shim checksums the whole file in every process it starts,
+ * so every byte saved here is saved in each of them.  set: an
+ * open-addressed set of the offsets stored, keyed by the string. */
 struct strtab {
 	char *buf;
 	size_t len, cap;
+	uint32_t *set;
+	size_t nset, setcap; /* setcap: a power of two, or 0 */
 	int oom;
 };
 
-/* Append s (NUL-terminated) and return its offset; 0 is the empty string. */
+static size_t st_slot(const struct strtab *t, const char *s, size_t n)
+{
+	size_t i = (size_t)XXH3_64bits(s, n) & (t->setcap - 1);
+
+	while (t->set[i] && strcmp(t->buf + t->set[i], s) != 0)
+		i = (i + 1) & (t->setcap - 1);
+	return i;
+}
+
+/* Keep the set at most half full. */
+static int st_grow_set(struct strtab *t)
+{
+	size_t oc = t->setcap, nc = oc ? oc * 2 : 256;
+	uint32_t *os = t->set, *ns = calloc(nc, sizeof(*ns));
+
+	if (!ns)
+		return -1;
+	t->set = ns;
+	t->setcap = nc;
+	for (size_t i = 0; i < oc; i++)
+		if (os[i]) {
+			const char *s = t->buf + os[i];
+
+			ns[st_slot(t, s, strlen(s))] = os[i];
+		}
+	free(os);
+	return 0;
+}
+
+/* Append s (NUL-terminated) unless stored already and return its offset;
+ * 0 is the empty string. */
 static uint32_t st_add(struct strtab *t, const char *s)
 {
-	size_t n;
+	size_t n, slot;
 
-	if (!s || !*s)
+	if (!s || !*s || t->oom)
 		return 0;
-	n = strlen(s) + 1;
+	n = strlen(s);
+	if ((t->nset + 1) * 2 > t->setcap && st_grow_set(t) < 0) {
+		t->oom = 1;
+		return 0;
+	}
+	slot = st_slot(t, s, n);
+	if (t->set[slot])
+		return t->set[slot];
+	n++;
 	if (t->len + n > t->cap) {
 		size_t nc = (t->cap + n) * 2;
 		char *nb = realloc(t->buf, nc);
@@ -44,6 +89,8 @@ static uint32_t st_add(struct strtab *t, const char *s)
 	}
 	memcpy(t->buf + t->len, s, n);
 	t->len += n;
+	t->set[slot] = (uint32_t)(t->len - n);
+	t->nset++;
 	return (uint32_t)(t->len - n);
 }
 
@@ -205,6 +252,7 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 		buf = nb;
 	}
 	memcpy(buf + off, st.buf, st.len);
+	free(st.set);
 	/* The checksum covers every byte after itself, header fields
 	 * included; magic, version and size are checked exactly. */
 	memcpy(buf, &h, sizeof(h));
@@ -220,5 +268,6 @@ oom:
 fail:
 	free(buf);
 	free(st.buf);
+	free(st.set);
 	return -1;
 }

@@ -230,6 +230,16 @@ static void test_roundtrip_rules(void **state)
 		}
 	}
 	assert_int_equal(seen, pol.nrules); /* each once: roots are unique */
+	/* each string stored once: every rule of c.conf names one offset */
+	for (uint32_t i = 0, first = 0; i < v.hdr->nrules; i++) {
+		if (strcmp(sbx_cpol_str(&v, v.rules[i].src_file), "c.conf"))
+			continue;
+		if (!first)
+			first = v.rules[i].src_file;
+		assert_int_equal(v.rules[i].src_file, first);
+		seen++;
+	}
+	assert_true(seen > pol.nrules + 1);
 }
 
 static void test_roundtrip_exec_allow_sock(void **state)
