@@ -109,10 +109,12 @@ static size_t align8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
+/* The rules in the reader's order; their suffixes end to end in sfx. */
 static int fill_rules(const struct sbx_policy *p, struct sbx_cpol_rule *out,
-		      struct strtab *st, unsigned *flags)
+		      uint32_t *sfx, struct strtab *st, unsigned *flags)
 {
 	const struct sbx_path_rule **v = calloc(p->nrules + 1, sizeof(*v));
+	uint32_t nsfx = 0;
 
 	if (!v)
 		return -1;
@@ -124,12 +126,13 @@ static int fill_rules(const struct sbx_policy *p, struct sbx_cpol_rule *out,
 		struct sbx_cpol_rule *c = &out[i];
 
 		c->root = st_add(st, r->root);
-		c->rootlen = (uint32_t)r->rootlen;
-		c->mode = r->mode;
+		c->rootlen = (uint16_t)r->rootlen;
+		c->mode = (uint8_t)r->mode;
 		c->flags = r->flags;
-		c->nsuffixes = (uint32_t)r->nsuffixes;
+		c->nsuffixes = (uint8_t)r->nsuffixes;
+		c->suffixes = nsfx;
 		for (size_t j = 0; j < r->nsuffixes; j++)
-			c->suffixes[j] = st_add(st, r->suffixes[j]);
+			sfx[nsfx++] = st_add(st, r->suffixes[j]);
 		c->max_file_bytes = r->max_file_bytes;
 		c->src_file = st_add(st, r->src.file);
 		c->src_line = (uint32_t)(r->src.line > 0 ? r->src.line : 0);
@@ -175,8 +178,20 @@ static void fill_allow(const struct sbx_policy *p, struct sbx_cpol_allow *out,
 		sock[i] = st_add(st, p->unix_sockets.v[i]);
 }
 
-static int too_big(const struct sbx_policy *p, struct sbx_err *err)
+static int too_big(const struct sbx_policy *p, size_t *nsfx,
+		   struct sbx_err *err)
 {
+	*nsfx = 0;
+	for (size_t i = 0; i < p->nrules; i++) {
+		if (p->rules[i].rootlen > SBX_CPOL_MAX_ROOTLEN) {
+			sbx_errf(err, 0,
+				 "policy too large to compile "
+				 "(a path of more than %u bytes)",
+				 SBX_CPOL_MAX_ROOTLEN);
+			return 1;
+		}
+		*nsfx += p->rules[i].nsuffixes;
+	}
 	if (p->nrules <= SBX_CPOL_MAX_RULES && p->nexec <= SBX_CPOL_MAX_EXEC &&
 	    p->nallow <= SBX_CPOL_MAX_ALLOW &&
 	    p->unix_sockets.n <= SBX_CPOL_MAX_SOCK)
@@ -194,10 +209,10 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 {
 	struct sbx_cpol_hdr h = { .magic = SBX_CPOL_MAGIC };
 	struct strtab st = { 0 };
-	size_t off, total;
+	size_t off, total, nsfx;
 	unsigned char *buf;
 
-	if (too_big(p, err))
+	if (too_big(p, &nsfx, err))
 		return -1;
 	h.off_rules = (uint32_t)align8(sizeof(h));
 	h.nrules = (uint32_t)p->nrules;
@@ -210,14 +225,18 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 	h.off_sock = (uint32_t)align8(
 		h.off_allow + p->nallow * sizeof(struct sbx_cpol_allow));
 	h.nsock = (uint32_t)p->unix_sockets.n;
-	off = align8(h.off_sock + p->unix_sockets.n * sizeof(uint32_t));
+	h.off_sfx = (uint32_t)align8(h.off_sock +
+				     p->unix_sockets.n * sizeof(uint32_t));
+	h.nsfx = (uint32_t)nsfx;
+	off = align8(h.off_sfx + nsfx * sizeof(uint32_t));
 	buf = calloc(1, off);
 	st.buf = calloc(1, 256); /* offset 0 is the empty string */
 	st.cap = 256;
 	st.len = 1;
 	if (!buf || !st.buf)
 		goto oom;
-	if (fill_rules(p, (void *)(buf + h.off_rules), &st, &flags) < 0)
+	if (fill_rules(p, (void *)(buf + h.off_rules),
+		       (void *)(buf + h.off_sfx), &st, &flags) < 0)
 		goto oom;
 	fill_exec(p, (void *)(buf + h.off_exec), &st);
 	fill_allow(p, (void *)(buf + h.off_allow), (void *)(buf + h.off_sock),
