@@ -806,6 +806,7 @@ int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 	/* Inside another sandbox the home is the outer run's to grant: the
 	 * caches stay where the outer run pointed them (its variables). */
 	p->cache_dir = sbx_inside() ? NULL : strdup(l->cache_dir);
+	sbx_conf_project_memo(1);
 	if (read_tiers(p, l, o, t, err) < 0)
 		goto out;
 	for (int i = 0; i < 4 && !profile; i++)
@@ -825,6 +826,7 @@ int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 	builtin_protect(p, l);
 	r = 0;
 out:
+	sbx_conf_project_memo(0);
 	for (int i = 0; i < 4; i++) {
 		if (t[i].present)
 			sbx_ct_free(&t[i].c);

@@ -56,11 +56,12 @@ static char *read_entry(const char *path, size_t *len)
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_uid == geteuid() && !(st.st_mode & 0222) &&
-	    st.st_size > 0 && (size_t)st.st_size <= CC_MAX_BYTES &&
+	    st.st_uid == geteuid() && !(st.st_mode & 0222) && st.st_size > 0 &&
+	    (size_t)st.st_size <= CC_MAX_BYTES &&
 	    (buf = malloc((size_t)st.st_size))) {
 		while (got < (size_t)st.st_size) {
-			ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+			ssize_t n =
+				read(fd, buf + got, (size_t)st.st_size - got);
 
 			if (n <= 0)
 				break;

@@ -15,10 +15,9 @@
 #define CT_MAX_NODES (1u << 22)
 #define CT_STR2(x) #x
 #define CT_STR(x) CT_STR2(x)
-#define CT_LIBCONFIG                                        \
-	CT_STR(LIBCONFIG_VER_MAJOR)                         \
-	"." CT_STR(LIBCONFIG_VER_MINOR) "." CT_STR( \
-		LIBCONFIG_VER_REVISION)
+#define CT_LIBCONFIG                \
+	CT_STR(LIBCONFIG_VER_MAJOR) \
+	"." CT_STR(LIBCONFIG_VER_MINOR) "." CT_STR(LIBCONFIG_VER_REVISION)
 
 struct ct_hdr {
 	char magic[8];
@@ -163,7 +162,8 @@ static int rec_ok(const struct ct_rec *rec, uint32_t i, uint32_t nn,
 	if (r->parent >= i)
 		return 0;
 	p = &rec[r->parent];
-	if (!aggregate(p->type) || p->first == CT_NONE || i < p->first || i - p->first >= p->n ||
+	if (!aggregate(p->type) || p->first == CT_NONE || i < p->first ||
+	    i - p->first >= p->n ||
 	    (p->type == CONFIG_TYPE_GROUP) != (r->name != CT_NONE))
 		return 0;
 	if (r->n == 0)
@@ -181,7 +181,8 @@ static int blob_ok(const char *blob, size_t len, const unsigned char key[16])
 	if (len < sizeof(*h) || memcmp(h->magic, CT_MAGIC, sizeof(h->magic)) ||
 	    memcmp(h->key, key, sizeof(h->key)) || h->nnodes == 0 ||
 	    h->nnodes > CT_MAX_NODES || h->strbytes > len ||
-	    len != sizeof(*h) + (size_t)h->nnodes * sizeof(*rec) + h->strbytes ||
+	    len != sizeof(*h) + (size_t)h->nnodes * sizeof(*rec) +
+			    h->strbytes ||
 	    h->check != XXH3_64bits(h + 1, len - sizeof(*h)))
 		return 0;
 	strs = (const char *)(rec + h->nnodes);

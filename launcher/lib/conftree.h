@@ -60,7 +60,6 @@ static inline const struct sbx_ctn *sbx_ct_root(const struct sbx_ct *t)
 }
 
 const struct sbx_ctn *sbx_ct_elem(const struct sbx_ctn *s, int i);
-const struct sbx_ctn *sbx_ct_member(const struct sbx_ctn *s,
-				    const char *name);
+const struct sbx_ctn *sbx_ct_member(const struct sbx_ctn *s, const char *name);
 
 #endif
