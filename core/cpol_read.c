@@ -104,6 +104,9 @@ static const char *header_problem(const struct sbx_cpol_hdr *h, size_t len)
 			len) ||
 	    !section_ok(h->off_sock, h->nsock, sizeof(uint32_t), len) ||
 	    !section_ok(h->off_sfx, h->nsfx, sizeof(uint32_t), len) ||
+	    !section_ok(h->off_bloom, SBX_CPOL_BLOOM_WORDS, sizeof(uint64_t),
+			len) ||
+	    h->reserved != 0 ||
 	    !section_ok(h->off_strings, h->len_strings, 1, len) ||
 	    h->len_strings == 0)
 		return "section out of bounds";
@@ -139,6 +142,7 @@ int sbx_cpol_view(const void *buf, size_t len, struct sbx_cpol *v,
 	v->allow = (const void *)(b + h->off_allow);
 	v->sock = (const void *)(b + h->off_sock);
 	v->sfx = (const void *)(b + h->off_sfx);
+	v->bloom = (const void *)(b + h->off_bloom);
 	v->str = (const char *)(b + h->off_strings);
 	if (!str_ok(v, h->project) || !str_ok(v, h->home) ||
 	    !str_ok(v, h->profile) || !str_ok(v, h->net_src_file) ||

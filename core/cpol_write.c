@@ -109,9 +109,24 @@ static size_t align8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
+/* Add a hide rule's last component to the filter; "/" (no last
+ * component) fills it. */
+static void bloom_hide_root(uint64_t *bloom, const char *root)
+{
+	const char *base = strrchr(root, '/');
+
+	base = base ? base + 1 : root;
+	if (!*base) {
+		memset(bloom, 0xff, SBX_CPOL_BLOOM_WORDS * sizeof(*bloom));
+		return;
+	}
+	sbx_cpol_bloom_add(bloom, sbx_cpol_name_hash(base, strlen(base)));
+}
+
 /* The rules in the reader's order; their suffixes end to end in sfx. */
 static int fill_rules(const struct sbx_policy *p, struct sbx_cpol_rule *out,
-		      uint32_t *sfx, struct strtab *st, unsigned *flags)
+		      uint32_t *sfx, uint64_t *bloom, struct strtab *st,
+		      unsigned *flags)
 {
 	const struct sbx_path_rule **v = calloc(p->nrules + 1, sizeof(*v));
 	uint32_t nsfx = 0;
@@ -138,6 +153,8 @@ static int fill_rules(const struct sbx_policy *p, struct sbx_cpol_rule *out,
 		c->src_line = (uint32_t)(r->src.line > 0 ? r->src.line : 0);
 		if (r->nsuffixes || r->max_file_bytes)
 			*flags |= SBX_CPOL_F_APPRULES;
+		if (r->mode == SBX_HIDE)
+			bloom_hide_root(bloom, r->root);
 	}
 	free(v);
 	return 0;
@@ -228,7 +245,8 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 	h.off_sfx = (uint32_t)align8(h.off_sock +
 				     p->unix_sockets.n * sizeof(uint32_t));
 	h.nsfx = (uint32_t)nsfx;
-	off = align8(h.off_sfx + nsfx * sizeof(uint32_t));
+	h.off_bloom = (uint32_t)align8(h.off_sfx + nsfx * sizeof(uint32_t));
+	off = h.off_bloom + SBX_CPOL_BLOOM_WORDS * sizeof(uint64_t);
 	buf = calloc(1, off);
 	st.buf = calloc(1, 256); /* offset 0 is the empty string */
 	st.cap = 256;
@@ -236,7 +254,8 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 	if (!buf || !st.buf)
 		goto oom;
 	if (fill_rules(p, (void *)(buf + h.off_rules),
-		       (void *)(buf + h.off_sfx), &st, &flags) < 0)
+		       (void *)(buf + h.off_sfx), (void *)(buf + h.off_bloom),
+		       &st, &flags) < 0)
 		goto oom;
 	fill_exec(p, (void *)(buf + h.off_exec), &st);
 	fill_allow(p, (void *)(buf + h.off_allow), (void *)(buf + h.off_sock),

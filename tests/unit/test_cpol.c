@@ -240,6 +240,17 @@ static void test_roundtrip_rules(void **state)
 		seen++;
 	}
 	assert_true(seen > pol.nrules + 1);
+	/* the hide filter has every hidden name's bits */
+	for (uint32_t i = 0; i < v.hdr->nrules; i++) {
+		const char *root = sbx_cpol_str(&v, v.rules[i].root);
+		const char *base = strrchr(root, '/') + 1;
+
+		if (v.rules[i].mode == SBX_HIDE && *base)
+			assert_true(sbx_cpol_bloom_has(
+				v.bloom,
+				sbx_cpol_name_hash(base, strlen(base))));
+	}
+	assert_false(sbx_cpol_bloom_has(v.bloom, sbx_cpol_name_hash("src", 3)));
 }
 
 static void test_roundtrip_exec_allow_sock(void **state)
@@ -758,6 +769,16 @@ static void e_rule_sfx_off(unsigned char *b, struct sbx_cpol_hdr *h)
 	assert_true(h->nsfx > 0);
 	((uint32_t *)(void *)(b + h->off_sfx))[0] = h->len_strings + 3;
 }
+static void e_bloom_section(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->off_bloom = h->size - 8;
+}
+static void e_reserved(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->reserved = 1;
+}
 static void e_rule_sfx_index(unsigned char *b, struct sbx_cpol_hdr *h)
 {
 	struct sbx_cpol_rule *r = rule0(b, h);
@@ -886,6 +907,8 @@ static void test_sealed_lies(void **state)
 		{ e_rule_sfx_index_wrap, "bad entry",
 		  "rule suffix index wraps" },
 		{ e_nsfx, "too many entries", "suffix count" },
+		{ e_bloom_section, "section out of bounds", "hide filter" },
+		{ e_reserved, "section out of bounds", "reserved field" },
 		{ e_sfx_section, "section out of bounds", "suffix section" },
 		{ e_rule_src, "bad entry", "rule src offset" },
 		{ e_rule_unsorted, "bad entry", "rules unsorted" },
