@@ -1,6 +1,7 @@
 /*
  * confcache.c - conf trees kept between runs (issue 17).  See confcache.h.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "confcache.h"
 #include "rundir.h"
@@ -19,15 +21,40 @@
 static __thread struct {
 	int off; /* this load parses everything */
 	int used; /* a kept tree was taken from dir */
+	uint64_t build; /* who parses: part of every key */
 	char dir[PATH_MAX];
 } cc;
+
+/* The file that holds libconfig's parser here (libsbx.so's libconfig, or
+ * the static sbxrun itself): a new build or an upgraded libconfig makes
+ * other keys, so no tree of another parser is ever taken. */
+static uint64_t build_id(void)
+{
+	Dl_info info;
+	struct stat st;
+	const char *f = "/proc/self/exe";
+	uint64_t v[5];
+
+	if (dladdr((void *)config_read_string, &info) && info.dli_fname &&
+	    strchr(info.dli_fname, '/'))
+		f = info.dli_fname;
+	if (stat(f, &st) < 0)
+		return 0;
+	v[0] = (uint64_t)st.st_dev;
+	v[1] = (uint64_t)st.st_ino;
+	v[2] = (uint64_t)st.st_size;
+	v[3] = (uint64_t)st.st_mtim.tv_sec;
+	v[4] = (uint64_t)st.st_mtim.tv_nsec;
+	return XXH3_64bits(v, sizeof(v));
+}
 
 void sbx_confcache_begin(const char *home, int off)
 {
 	memset(&cc, 0, sizeof(cc));
 	cc.off = off;
-	if (!off && sbx_rundir_existing(home, cc.dir, sizeof(cc.dir)) < 0)
-		cc.dir[0] = '\0';
+	if (off || sbx_rundir_existing(home, cc.dir, sizeof(cc.dir)) < 0 ||
+	    !(cc.build = build_id()))
+		cc.dir[0] = '\0'; /* nothing kept, nothing taken */
 }
 
 const char *sbx_confcache_used(void)
@@ -88,7 +115,7 @@ int sbx_confcache_get(const char *text, const char *file, struct sbx_ct *t,
 	size_t len;
 	char *blob;
 
-	sbx_ct_key(text, key);
+	sbx_ct_key(text, cc.build, key);
 	if (cc.off || !cc.dir[0])
 		return -1;
 	entry_path(path, sizeof(path), key);

@@ -3,6 +3,10 @@
  * of their bytes (issue 17: libconfig was a third of the launcher's
  * work).
  *
+ * The key also holds the identity (device, inode, size, mtime) of the
+ * file whose libconfig parses: the static sbxrun, or libsbx.so's
+ * libconfig; another build never takes this one's trees.
+ *
  * Keyed by content, not by a file's device, inode, size and times: the
  * bytes are read on every run anyway (CONF-01: the bytes trusted are the
  * bytes parsed), and a conf edited between runs, within the same second

@@ -31,11 +31,12 @@ struct ct_rec {
 	int64_t ival;
 };
 
-void sbx_ct_key(const char *text, unsigned char key[16])
+void sbx_ct_key(const char *text, uint64_t build, unsigned char key[16])
 {
 	static const char ver[] = CT_MAGIC "/libconfig " CT_LIBCONFIG;
-	XXH128_hash_t h = XXH3_128bits_withSeed(text, strlen(text),
-						XXH3_64bits(ver, sizeof(ver)));
+	XXH128_hash_t h = XXH3_128bits_withSeed(
+		text, strlen(text),
+		XXH3_64bits_withSeed(ver, sizeof(ver), build));
 
 	XXH128_canonicalFromHash((XXH128_canonical_t *)key, h);
 }

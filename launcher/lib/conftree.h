@@ -49,9 +49,10 @@ int sbx_ct_from_config(struct sbx_ct *t, const config_t *c,
  * whose key is key; -1 (blob freed) when it is not a valid one. */
 int sbx_ct_load(struct sbx_ct *t, char *blob, size_t len,
 		const unsigned char key[16], const char *file);
-/* The key of a conf's bytes: XXH3-128 of them and of the format's and
- * libconfig's versions (the parse's only inputs). */
-void sbx_ct_key(const char *text, unsigned char key[16]);
+/* The key of a conf's bytes: XXH3-128 of them, of the format's and
+ * libconfig's versions and of build, the identity of the program or
+ * library that parses (confcache.c): the parse's inputs. */
+void sbx_ct_key(const char *text, uint64_t build, unsigned char key[16]);
 void sbx_ct_free(struct sbx_ct *t);
 
 static inline const struct sbx_ctn *sbx_ct_root(const struct sbx_ct *t)

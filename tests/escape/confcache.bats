@@ -147,3 +147,17 @@ keep_both() {
 	[[ "$output" == *"RESULT -1"* ]]
 	[ ! -e "$ISLE/f" ]
 }
+
+@test "a tree kept by one build of sbxrun is not taken by another" {
+	put_conf ro
+	xsbx -- true
+	n0=$(entries | wc -l)
+	"$SBXRUN" --list-paths >/dev/null
+	[ "$(entries | wc -l)" = "$n0" ] # the same build: taken, none added
+	cp "$SBXRUN" "$T/sbxrun-other" # another file: another build
+	touch -r "$SBXRUN" "$T/sbxrun-other"
+	run "$T/sbxrun-other" --list-paths
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ro    $ISLE"* ]]
+	[ "$(entries | wc -l)" -gt "$n0" ] # parsed anew and kept apart
+}

@@ -50,7 +50,7 @@ static char *fresh(size_t *len, unsigned char key[16])
 
 	config_init(&c);
 	assert_true(config_read_string(&c, text));
-	sbx_ct_key(text, key);
+	sbx_ct_key(text, 0, key);
 	assert_int_equal(sbx_ct_from_config(&t, &c, key, "t.conf"), 0);
 	config_destroy(&c);
 	*len = t.blob_len;
