@@ -81,6 +81,37 @@ static int next_signal(const sigset_t *set, siginfo_t *si)
 	return si->si_signo;
 }
 
+/*
+ * Full mode, the command has exited: the kernel would kill what is left
+ * of the pid namespace when we exit, but only after tearing down our
+ * namespaces (the mount table, the network), which the supervisor would
+ * wait for before its exit repair.  So kill and reap it ourselves first:
+ * every process of the namespace is one of ours once orphaned, and kill
+ * -1 in a pid namespace reaches exactly the namespace's processes but
+ * us (all of the caller's uid, the only one mapped).  Then MSG_GONE says
+ * the tree is gone, and the supervisor repairs while our exit runs on.
+ * Only as pid 1 (never kill -1 outside a namespace of our own).
+ * 1 when every process was reaped.
+ */
+static int end_tree(void)
+{
+	int st;
+
+	if (getpid() != 1)
+		return 0;
+	/* No child: nothing is left (every process of the namespace is
+	 * ours once orphaned), and kill -1 walks every process of the
+	 * machine */
+	if (waitpid(-1, &st, WNOHANG | __WALL) < 0 && errno == ECHILD)
+		return 1;
+	for (;;) { /* again after each reaped one: a fork in flight */
+		if (kill(-1, SIGKILL) < 0 && errno != ESRCH)
+			return 0;
+		if (waitpid(-1, &st, __WALL) < 0 && errno != EINTR)
+			return errno == ECHILD;
+	}
+}
+
 static void __attribute__((noreturn))
 reaper_loop(const struct sup *s, pid_t cmd, int keeper)
 {
@@ -114,7 +145,10 @@ reaper_loop(const struct sup *s, pid_t cmd, int keeper)
 					     WSTOPSIG(st), NULL);
 				continue;
 			}
-			sbx_chan_put(s->chan[1], MSG_STATUS, st, NULL);
+			sbx_chan_put(s->chan[1],
+				     !keeper && end_tree() ? MSG_GONE
+							   : MSG_STATUS,
+				     st, NULL);
 			if (keeper)
 				sbx_kill_tree(getpid(), 0, 1, NULL, NULL);
 			_exit(sbx_exit_code(st));

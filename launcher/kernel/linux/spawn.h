@@ -23,9 +23,12 @@
  *
  * The command process does the same in both modes: setsid, limits,
  * no_new_privs, capabilities dropped, Landlock, seccomp, exec.  pid 1
- * builds the mount view first.  pid 1 and the keeper fork the command and
- * reap; when the command exits they pass its wait status up and exit.  In
- * full mode the kernel then kills whatever is left in the pid namespace;
+ * builds the mount view first.  pid 1 and the keeper start the command
+ * (clone with CLONE_VM|CLONE_VFORK, reaper.c) and reap; when the command
+ * exits they pass its wait status up and exit.  In full mode pid 1 first
+ * kills and reaps whatever is left in the pid namespace (MSG_GONE: the
+ * supervisor need not wait for pid 1's exit, which tears the namespaces
+ * down, before its exit repair; settle() waits for it after);
  * the keeper, a child subreaper that every orphan reparents to, kills the
  * rest itself, and does so too when the supervisor dies.  Either way
  * nothing the command started survives it (PRC-03, PRC-04).
@@ -57,6 +60,9 @@ enum {
 	MSG_NETPROXY, /* SCM_RIGHTS: the proxy's listening socket (full) */
 	MSG_NOTIF, /* SCM_RIGHTS: the seccomp listener (notif.c) */
 	MSG_STOPPED, /* val: the signal that stopped the command (keep_tty) */
+	MSG_GONE, /* val: the command's wait status, from pid 1 of full
+		   * mode, which has killed and reaped every other process
+		   * of the namespace: the tree is gone (reaper.c) */
 };
 
 struct chan_msg {
@@ -99,6 +105,8 @@ struct sup {
 	unsigned long foreign_records; /* RPT-01: not from the sandbox */
 	unsigned long long child_start; /* clock ticks since boot */
 	int child_done, child_status;
+	int tree_gone; /* MSG_GONE: pid 1 may still be exiting */
+	int reaped; /* the child was waited for */
 	int cmd_status_known, cmd_status;
 	int failed, clone_failed, exec_errno, timed_out;
 	size_t in_off;

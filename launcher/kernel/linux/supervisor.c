@@ -291,6 +291,7 @@ static void reap(struct sup *s)
 
 	if (waitpid(s->child, &st, WNOHANG | __WALL) != s->child)
 		return;
+	s->reaped = 1;
 	s->child_status = st;
 	if (s->mode == SBX_KMODE_LANDLOCK)
 		sbx_kill_tree(s->self, s->child_start, 0, got_child, s);
@@ -416,6 +417,14 @@ static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 	case MSG_STATUS:
 		s->cmd_status = m->val;
 		s->cmd_status_known = 1;
+		break;
+	case MSG_GONE: /* pid 1 reaped the whole tree (reaper.c) */
+		s->cmd_status = m->val;
+		s->cmd_status_known = 1;
+		if (s->mode == SBX_KMODE_FULL && !s->child_done) {
+			s->tree_gone = 1;
+			child_finished(s);
+		}
 		break;
 	case MSG_NOTIF:
 		if (*fd < 0 || s->fd[P_NOTIF] >= 0)
@@ -706,12 +715,46 @@ static void restore_signals(struct sup *s)
 			sigaction(fwd_signals[i], &s->oldign[i], NULL);
 }
 
+/* The tree is gone (MSG_GONE) and pid 1 is still exiting: its pidfd goes
+ * to settle(), which the library calls after its exit repair, so that
+ * the two overlap; without a pidfd, wait here. */
+static void hand_settle(struct sup *s)
+{
+	int st;
+
+	if (!s->tree_gone || s->reaped)
+		return;
+	if (s->fd[P_CHILD] >= 0) {
+		s->x->settle_fd = s->fd[P_CHILD];
+		s->x->settle_pid = s->child;
+		s->fd[P_CHILD] = -1;
+		return;
+	}
+	while (waitpid(s->child, &st, __WALL) < 0 && errno == EINTR)
+		;
+}
+
+void sbx_linux_settle(struct sbx_exit *x)
+{
+	struct pollfd p = { .fd = x->settle_fd, .events = POLLIN };
+	int st;
+
+	if (x->settle_fd < 0)
+		return;
+	while (poll(&p, 1, -1) < 0 && errno == EINTR)
+		;
+	(void)waitpid(x->settle_pid, &st, WNOHANG | __WALL);
+	close(x->settle_fd);
+	x->settle_fd = -1;
+}
+
 static void sup_cleanup(struct sup *s)
 {
 	int i;
 
 	if (s->child > 0 && !s->child_done)
 		abort_child(s);
+	hand_settle(s);
 	sbx_supnet_stop(s);
 	if (s->l->proxy)
 		close_fd(&s->l->proxy->fd);
@@ -752,6 +795,7 @@ static void sup_init(struct sup *s, struct sbx_launch *l, struct sbx_exit *x,
 		s->fd[i] = -1;
 	l->report_fd = -1;
 	memset(x, 0, sizeof *x);
+	x->settle_fd = -1;
 	err->msg[0] = '\0';
 }
 
