@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/signalfd.h>
@@ -222,16 +223,26 @@ static pid_t spawn_cmd(const struct sup *s, int keeper)
 
 void sbx_pid1_main(const struct sup *s)
 {
+	struct pollfd p = { .fd = s->sync[0], .events = POLLIN };
+	struct sbx_err e;
 	pid_t cmd;
-	char go;
 
 	/* Die with the supervisor.  getppid() is 0 across a pid namespace,
 	 * so it cannot tell whether the supervisor died before this was
-	 * armed; the sync pipe can: it reads EOF then. */
+	 * armed; the sync pipe can: the supervisor holds its write end
+	 * until the end, so a hang-up means it is gone (no wait: nothing
+	 * is ever written). */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || sbx_child_fds(s, 1) < 0 ||
-	    read(s->sync[0], &go, 1) != 1)
+	    poll(&p, 1, 0) < 0 || (p.revents & (POLLHUP | POLLERR)))
 		_exit(125);
 	close(s->sync[0]);
+	if (sbx_pid1_maps(s, &e) < 0) { /* refused: SBX_LAUNCH_RETRY */
+		char m[sizeof e.msg + 16];
+
+		snprintf(m, sizeof m, "namespaces: %s", e.msg);
+		sbx_chan_put(s->chan[1], MSG_FAIL, 1, m);
+		_exit(125);
+	}
 	/* The maps are written; from now on no process outside may open
 	 * our /proc entries (root, fd, mem) or ptrace us. */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);

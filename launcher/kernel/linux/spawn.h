@@ -86,7 +86,9 @@ struct sup {
 	enum sbx_kmode mode;
 	char report_name[64];
 	int chan[2]; /* [0] supervisor, [1] children until exec */
-	int sync[2]; /* full mode: the "maps written, go" byte */
+	int sync[2]; /* full mode: [1] open while the supervisor lives */
+	uid_t uid; /* the caller's effective ids, mapped to themselves */
+	gid_t gid;
 	int cfd[3]; /* dup'ed onto 0, 1, 2 in the child, or -1 */
 	int cpipe[3]; /* our pipe ends that belong to the child */
 	int fd[P_N];
@@ -140,6 +142,8 @@ void sbx_layer_failed(const struct sup *s, const char *layer,
 /* Stdio onto 0-2, every other descriptor closed but the channel (and,
  * with keep_sync, pid 1's sync pipe). */
 int sbx_child_fds(const struct sup *s, int keep_sync);
+/* pid 1, first: its user namespace's id maps; 0, or -1 with e. */
+int sbx_pid1_maps(const struct sup *s, struct sbx_err *e);
 /* pid 1's set-up: mount view, loopback, capabilities dropped. */
 void sbx_pid1_setup(const struct sup *s);
 /* The command process: the layers, then exec; never returns. */

@@ -149,43 +149,8 @@ static int take_signals(struct sup *s)
 	return 0;
 }
 
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), rc = 0;
-	size_t n = strlen(text);
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, text, n) != (ssize_t)n)
-		rc = -1;
-	close(fd);
-	return rc;
-}
-
-/* uid_map and gid_map map the caller's ids to themselves and nothing
- * else: root stays 0, a user stays who they are, so files created in the
- * project keep their owner.  Written from here, the parent user namespace,
- * while the child waits on the sync pipe.  setgroups must be denied before
- * an unprivileged gid_map; it also keeps the sandbox from dropping a
- * supplementary group that denies it something. */
-static int write_maps(struct sup *s, pid_t pid)
-{
-	char path[64], line[64];
-
-	snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
-	if (write_file(path, "deny") < 0 && errno != ENOENT)
-		return sbx_errf(s->err, 0, "namespaces: %s: %m", path);
-	snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
-	snprintf(line, sizeof line, "%u %u 1\n", geteuid(), geteuid());
-	if (write_file(path, line) < 0)
-		return sbx_errf(s->err, 0, "namespaces: %s: %m", path);
-	snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
-	snprintf(line, sizeof line, "%u %u 1\n", getegid(), getegid());
-	if (write_file(path, line) < 0)
-		return sbx_errf(s->err, 0, "namespaces: %s: %m", path);
-	return 0;
-}
-
+/* sync[1] stays open until the cleanup: pid 1 reads its end's hang-up as
+ * "the supervisor is gone" (reaper.c). */
 static void close_child_ends(struct sup *s)
 {
 	int i;
@@ -225,14 +190,7 @@ static int start_full(struct sup *s)
 	s->child = pid;
 	s->fd[P_CHILD] = (int)syscall(SYS_pidfd_open, pid, 0);
 	close_child_ends(s);
-	if (write_maps(s, pid) < 0) {
-		s->clone_failed = 1;
-		return -1; /* the cleanup kills the child */
-	}
-	if (write(s->sync[1], "g", 1) != 1)
-		return sbx_errf(s->err, 0, "namespaces: sync: %m");
-	close_fd(&s->sync[1]);
-	return 0;
+	return 0; /* pid 1 writes its own id maps (child.c) */
 }
 
 /* Landlock-only: the keeper does the work (keeper_main); we are a child
@@ -787,6 +745,8 @@ static void sup_init(struct sup *s, struct sbx_launch *l, struct sbx_exit *x,
 	s->err = err;
 	s->mode = l->mode;
 	s->self = getpid();
+	s->uid = geteuid();
+	s->gid = getegid();
 	s->old_dumpable = -1;
 	s->chan[0] = s->chan[1] = s->sync[0] = s->sync[1] = -1;
 	for (i = 0; i < 3; i++)
