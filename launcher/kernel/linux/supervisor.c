@@ -1,9 +1,9 @@
 /*
  * supervisor.c - sbx_linux_launch(): the parent side of one sandboxed command
- * (spawn.h).  It opens the channel,
- * the capture pipes and a signalfd, starts pid 1 (full mode: a raw clone
- * into new namespaces, then the id maps) or the keeper (landlock-only),
- * and loops until the tree is gone: poll on the signalfd (SIGCHLD, and
+ * (spawn.h).  It opens the channel, the capture pipes and a signalfd,
+ * starts pid 1 (full mode: a raw clone into new namespaces; pid 1 writes
+ * its own id maps) or the keeper (landlock-only), and loops until the
+ * tree is gone: poll on the signalfd (SIGCHLD, and
  * SIGINT/SIGTERM/SIGHUP to forward), the channel, the report socket, the
  * capture pipes and the stdin feed, with the timeout as the deadline.
  *
