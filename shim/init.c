@@ -339,10 +339,6 @@ static void load_all(void)
 	pol = var_value(SHIM_VAR_POLICY);
 	if (pol && *pol)
 		load_policy(pol);
-	/* The cwd cache serves only the application checks; without them
-	 * every path is resolved on a failure path, with a fresh getcwd. */
-	if (shim_g.app)
-		shim_cwd_init();
 	resolve_vfork_set();
 	__register_atfork(before_fork, NULL, after_fork_child, NULL);
 }
