@@ -29,7 +29,7 @@ int sbx_open(sbx_t **out, const struct sbx_opts *o, char *errbuf, size_t errlen)
 {
 	struct sbx_err err = { "" };
 	sbx_t *s = calloc(1, sizeof(*s));
-	int rc = SBX_E_CONF;
+	int rc = SBX_E_CONF, dc;
 
 	*out = NULL;
 	if (!s) {
@@ -41,6 +41,9 @@ int sbx_open(sbx_t **out, const struct sbx_opts *o, char *errbuf, size_t errlen)
 	pthread_mutex_init(&s->qlock, NULL);
 	s->mode = o ? (enum sbx_kmode)o->mode : SBX_KMODE_AUTO;
 	s->pol.kmode = s->mode;
+	/* every account's hidden names asked about from one listing of each
+	 * directory they live in, for this load only (dircache.c) */
+	dc = sbx_dircache_begin();
 	if (sbx_locs_init(&s->locs, o, &err) < 0 ||
 	    sbx_conf_load(&s->pol, &s->locs, o, &err) < 0)
 		goto fail;
@@ -51,9 +54,11 @@ int sbx_open(sbx_t **out, const struct sbx_opts *o, char *errbuf, size_t errlen)
 	s->pol.quiet = o && (o->flags & SBX_OPT_QUIET);
 	if (sbx_policy_finish(&s->pol, &err) < 0)
 		goto fail;
+	sbx_dircache_end(dc);
 	*out = s;
 	return SBX_OK;
 fail:
+	sbx_dircache_end(dc);
 	sbx_err_out(&err, errbuf, errlen);
 	sbx_close(s);
 	return rc;
