@@ -19,12 +19,14 @@
 #include "policy.h"
 
 #define SBX_CPOL_MAGIC "SBXPOL\0" /* 8 bytes with the NUL */
-#define SBX_CPOL_VERSION 2u
+#define SBX_CPOL_VERSION 4u
 #define SBX_CPOL_MAX_BYTES (4u << 20)
 #define SBX_CPOL_MAX_RULES 8192u
 #define SBX_CPOL_MAX_EXEC 1024u
 #define SBX_CPOL_MAX_ALLOW 1024u
 #define SBX_CPOL_MAX_SOCK 256u
+#define SBX_CPOL_MAX_SFX (SBX_CPOL_MAX_RULES * SBX_MAX_SUFFIXES)
+#define SBX_CPOL_MAX_ROOTLEN 0xffffu
 
 /* Header flags */
 #define SBX_CPOL_F_QUIET 0x1u /* no messages on stderr */
@@ -50,6 +52,10 @@ struct sbx_cpol_hdr {
 	uint32_t nexec, off_exec;
 	uint32_t nallow, off_allow;
 	uint32_t nsock, off_sock; /* uint32_t string offsets */
+	uint32_t nsfx, off_sfx; /* uint32_t string offsets: every rule's
+				 * suffixes, end to end */
+	uint32_t off_bloom; /* SBX_CPOL_BLOOM_WORDS: the hide filter */
+	uint32_t reserved; /* 0 */
 	uint32_t off_strings, len_strings;
 	uint32_t project; /* string offsets */
 	uint32_t home;
@@ -60,16 +66,19 @@ struct sbx_cpol_hdr {
 	uint32_t net_src_line;
 };
 
+/* 32 bytes: a policy has hundreds of rules (every hidden name under
+ * every home) and the shim checksums them in every process it starts,
+ * so a rule's suffixes live in the shared suffix list, not in slots. */
 struct sbx_cpol_rule {
 	uint32_t root; /* string offset */
-	uint32_t rootlen;
-	uint32_t mode; /* enum sbx_pmode */
+	uint16_t rootlen; /* at most SBX_CPOL_MAX_ROOTLEN */
+	uint8_t mode; /* enum sbx_pmode */
+	uint8_t nsuffixes; /* at most SBX_MAX_SUFFIXES */
 	uint32_t flags; /* SBX_RF_* */
-	uint32_t nsuffixes;
-	uint32_t suffixes[SBX_MAX_SUFFIXES];
-	uint64_t max_file_bytes;
+	uint32_t suffixes; /* index of its first in the suffix list */
 	uint32_t src_file;
 	uint32_t src_line;
+	uint64_t max_file_bytes;
 };
 
 struct sbx_cpol_exec {
@@ -101,6 +110,8 @@ struct sbx_cpol {
 	const struct sbx_cpol_exec *exec;
 	const struct sbx_cpol_allow *allow;
 	const uint32_t *sock;
+	const uint32_t *sfx;
+	const uint64_t *bloom; /* SBX_CPOL_BLOOM_WORDS */
 	const char *str;
 };
 
@@ -117,6 +128,48 @@ int sbx_cpol_view(const void *buf, size_t len, struct sbx_cpol *v,
 static inline const char *sbx_cpol_str(const struct sbx_cpol *v, uint32_t off)
 {
 	return v->str + off;
+}
+
+/*
+ * The hide filter: a Bloom filter over the last component of every hide
+ * rule's root, all ones when one is "/" (no last component).  The shim
+ * asks it whether a missing relative path can have anything to explain
+ * (a false hit costs a lookup; a miss only ever skips an explanation).
+ * The writer computes it: the shim would otherwise hash every hidden
+ * name in every process it starts.  Two bits of 4096 per name: the
+ * default profile hides well over a hundred names.
+ */
+#define SBX_CPOL_BLOOM_WORDS 64
+
+static inline uint32_t sbx_cpol_name_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static inline void sbx_cpol_bloom_add(uint64_t bloom[SBX_CPOL_BLOOM_WORDS],
+				      uint32_t h)
+{
+	bloom[(h >> 6) & 63] |= 1ull << (h & 63);
+	bloom[(h >> 18) & 63] |= 1ull << ((h >> 12) & 63);
+}
+
+static inline int sbx_cpol_bloom_has(const uint64_t bloom[SBX_CPOL_BLOOM_WORDS],
+				     uint32_t h)
+{
+	return (bloom[(h >> 6) & 63] >> (h & 63) & 1) &&
+	       (bloom[(h >> 18) & 63] >> ((h >> 12) & 63) & 1);
+}
+
+/* Suffix i (< r->nsuffixes) of rule r. */
+static inline const char *sbx_cpol_suffix(const struct sbx_cpol *v,
+					  const struct sbx_cpol_rule *r,
+					  uint32_t i)
+{
+	return v->str + v->sfx[r->suffixes + i];
 }
 
 /* The rule that decides for path: the longest root that contains it, at

@@ -35,17 +35,19 @@ static int rules_ok(const struct sbx_cpol *v)
 {
 	const struct sbx_cpol_hdr *h = v->hdr;
 
+	for (uint32_t i = 0; i < h->nsfx; i++)
+		if (!str_ok(v, v->sfx[i]))
+			return 0;
 	for (uint32_t i = 0; i < h->nrules; i++) {
 		const struct sbx_cpol_rule *r = &v->rules[i];
 
 		if (!str_ok(v, r->root) || !str_ok(v, r->src_file) ||
 		    r->mode < SBX_RW || r->mode > SBX_HIDE ||
-		    r->nsuffixes > SBX_MAX_SUFFIXES || v->str[r->root] != '/' ||
+		    r->nsuffixes > SBX_MAX_SUFFIXES ||
+		    (uint64_t)r->suffixes + r->nsuffixes > h->nsfx ||
+		    v->str[r->root] != '/' ||
 		    strlen(v->str + r->root) != r->rootlen)
 			return 0;
-		for (uint32_t j = 0; j < r->nsuffixes; j++)
-			if (!str_ok(v, r->suffixes[j]))
-				return 0;
 		/* sorted: longest first, then strongest mode */
 		if (i && (r->rootlen > v->rules[i - 1].rootlen ||
 			  (r->rootlen == v->rules[i - 1].rootlen &&
@@ -91,7 +93,8 @@ static const char *header_problem(const struct sbx_cpol_hdr *h, size_t len)
 	if (h->size != len)
 		return "size mismatch";
 	if (h->nrules > SBX_CPOL_MAX_RULES || h->nexec > SBX_CPOL_MAX_EXEC ||
-	    h->nallow > SBX_CPOL_MAX_ALLOW || h->nsock > SBX_CPOL_MAX_SOCK)
+	    h->nallow > SBX_CPOL_MAX_ALLOW || h->nsock > SBX_CPOL_MAX_SOCK ||
+	    h->nsfx > SBX_CPOL_MAX_SFX)
 		return "too many entries";
 	if (!section_ok(h->off_rules, h->nrules, sizeof(struct sbx_cpol_rule),
 			len) ||
@@ -100,6 +103,10 @@ static const char *header_problem(const struct sbx_cpol_hdr *h, size_t len)
 	    !section_ok(h->off_allow, h->nallow, sizeof(struct sbx_cpol_allow),
 			len) ||
 	    !section_ok(h->off_sock, h->nsock, sizeof(uint32_t), len) ||
+	    !section_ok(h->off_sfx, h->nsfx, sizeof(uint32_t), len) ||
+	    !section_ok(h->off_bloom, SBX_CPOL_BLOOM_WORDS, sizeof(uint64_t),
+			len) ||
+	    h->reserved != 0 ||
 	    !section_ok(h->off_strings, h->len_strings, 1, len) ||
 	    h->len_strings == 0)
 		return "section out of bounds";
@@ -134,6 +141,8 @@ int sbx_cpol_view(const void *buf, size_t len, struct sbx_cpol *v,
 	v->exec = (const void *)(b + h->off_exec);
 	v->allow = (const void *)(b + h->off_allow);
 	v->sock = (const void *)(b + h->off_sock);
+	v->sfx = (const void *)(b + h->off_sfx);
+	v->bloom = (const void *)(b + h->off_bloom);
 	v->str = (const char *)(b + h->off_strings);
 	if (!str_ok(v, h->project) || !str_ok(v, h->home) ||
 	    !str_ok(v, h->profile) || !str_ok(v, h->net_src_file) ||

@@ -17,20 +17,65 @@
 /* Checksummed: from the field after the checksum to the end. */
 #define SBX_CPOL_SUM_FROM offsetof(struct sbx_cpol_hdr, flags)
 
+/* The string table, each distinct string stored once (a policy names the
+ * same conf file in every rule it made, and a hidden name under every
+ * home): the shim checksums the whole file in every process it starts,
+ * so every byte saved here is saved in each of them.  set: an
+ * open-addressed set of the offsets stored, keyed by the string. */
 struct strtab {
 	char *buf;
 	size_t len, cap;
+	uint32_t *set;
+	size_t nset, setcap; /* setcap: a power of two, or 0 */
 	int oom;
 };
 
-/* Append s (NUL-terminated) and return its offset; 0 is the empty string. */
+static size_t st_slot(const struct strtab *t, const char *s, size_t n)
+{
+	size_t i = (size_t)XXH3_64bits(s, n) & (t->setcap - 1);
+
+	while (t->set[i] && strcmp(t->buf + t->set[i], s) != 0)
+		i = (i + 1) & (t->setcap - 1);
+	return i;
+}
+
+/* Keep the set at most half full. */
+static int st_grow_set(struct strtab *t)
+{
+	size_t oc = t->setcap, nc = oc ? oc * 2 : 256;
+	uint32_t *os = t->set, *ns = calloc(nc, sizeof(*ns));
+
+	if (!ns)
+		return -1;
+	t->set = ns;
+	t->setcap = nc;
+	for (size_t i = 0; i < oc; i++)
+		if (os[i]) {
+			const char *s = t->buf + os[i];
+
+			ns[st_slot(t, s, strlen(s))] = os[i];
+		}
+	free(os);
+	return 0;
+}
+
+/* Append s (NUL-terminated) unless stored already and return its offset;
+ * 0 is the empty string. */
 static uint32_t st_add(struct strtab *t, const char *s)
 {
-	size_t n;
+	size_t n, slot;
 
-	if (!s || !*s)
+	if (!s || !*s || t->oom)
 		return 0;
-	n = strlen(s) + 1;
+	n = strlen(s);
+	if ((t->nset + 1) * 2 > t->setcap && st_grow_set(t) < 0) {
+		t->oom = 1;
+		return 0;
+	}
+	slot = st_slot(t, s, n);
+	if (t->set[slot])
+		return t->set[slot];
+	n++;
 	if (t->len + n > t->cap) {
 		size_t nc = (t->cap + n) * 2;
 		char *nb = realloc(t->buf, nc);
@@ -44,6 +89,8 @@ static uint32_t st_add(struct strtab *t, const char *s)
 	}
 	memcpy(t->buf + t->len, s, n);
 	t->len += n;
+	t->set[slot] = (uint32_t)(t->len - n);
+	t->nset++;
 	return (uint32_t)(t->len - n);
 }
 
@@ -62,10 +109,27 @@ static size_t align8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
+/* Add a hide rule's last component to the filter; "/" (no last
+ * component) fills it. */
+static void bloom_hide_root(uint64_t *bloom, const char *root)
+{
+	const char *base = strrchr(root, '/');
+
+	base = base ? base + 1 : root;
+	if (!*base) {
+		memset(bloom, 0xff, SBX_CPOL_BLOOM_WORDS * sizeof(*bloom));
+		return;
+	}
+	sbx_cpol_bloom_add(bloom, sbx_cpol_name_hash(base, strlen(base)));
+}
+
+/* The rules in the reader's order; their suffixes end to end in sfx. */
 static int fill_rules(const struct sbx_policy *p, struct sbx_cpol_rule *out,
-		      struct strtab *st, unsigned *flags)
+		      uint32_t *sfx, uint64_t *bloom, struct strtab *st,
+		      unsigned *flags)
 {
 	const struct sbx_path_rule **v = calloc(p->nrules + 1, sizeof(*v));
+	uint32_t nsfx = 0;
 
 	if (!v)
 		return -1;
@@ -77,17 +141,20 @@ static int fill_rules(const struct sbx_policy *p, struct sbx_cpol_rule *out,
 		struct sbx_cpol_rule *c = &out[i];
 
 		c->root = st_add(st, r->root);
-		c->rootlen = (uint32_t)r->rootlen;
-		c->mode = r->mode;
+		c->rootlen = (uint16_t)r->rootlen;
+		c->mode = (uint8_t)r->mode;
 		c->flags = r->flags;
-		c->nsuffixes = (uint32_t)r->nsuffixes;
+		c->nsuffixes = (uint8_t)r->nsuffixes;
+		c->suffixes = nsfx;
 		for (size_t j = 0; j < r->nsuffixes; j++)
-			c->suffixes[j] = st_add(st, r->suffixes[j]);
+			sfx[nsfx++] = st_add(st, r->suffixes[j]);
 		c->max_file_bytes = r->max_file_bytes;
 		c->src_file = st_add(st, r->src.file);
 		c->src_line = (uint32_t)(r->src.line > 0 ? r->src.line : 0);
 		if (r->nsuffixes || r->max_file_bytes)
 			*flags |= SBX_CPOL_F_APPRULES;
+		if (r->mode == SBX_HIDE)
+			bloom_hide_root(bloom, r->root);
 	}
 	free(v);
 	return 0;
@@ -128,8 +195,20 @@ static void fill_allow(const struct sbx_policy *p, struct sbx_cpol_allow *out,
 		sock[i] = st_add(st, p->unix_sockets.v[i]);
 }
 
-static int too_big(const struct sbx_policy *p, struct sbx_err *err)
+static int too_big(const struct sbx_policy *p, size_t *nsfx,
+		   struct sbx_err *err)
 {
+	*nsfx = 0;
+	for (size_t i = 0; i < p->nrules; i++) {
+		if (p->rules[i].rootlen > SBX_CPOL_MAX_ROOTLEN) {
+			sbx_errf(err, 0,
+				 "policy too large to compile "
+				 "(a path of more than %u bytes)",
+				 SBX_CPOL_MAX_ROOTLEN);
+			return 1;
+		}
+		*nsfx += p->rules[i].nsuffixes;
+	}
 	if (p->nrules <= SBX_CPOL_MAX_RULES && p->nexec <= SBX_CPOL_MAX_EXEC &&
 	    p->nallow <= SBX_CPOL_MAX_ALLOW &&
 	    p->unix_sockets.n <= SBX_CPOL_MAX_SOCK)
@@ -147,10 +226,10 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 {
 	struct sbx_cpol_hdr h = { .magic = SBX_CPOL_MAGIC };
 	struct strtab st = { 0 };
-	size_t off, total;
+	size_t off, total, nsfx;
 	unsigned char *buf;
 
-	if (too_big(p, err))
+	if (too_big(p, &nsfx, err))
 		return -1;
 	h.off_rules = (uint32_t)align8(sizeof(h));
 	h.nrules = (uint32_t)p->nrules;
@@ -163,14 +242,20 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 	h.off_sock = (uint32_t)align8(
 		h.off_allow + p->nallow * sizeof(struct sbx_cpol_allow));
 	h.nsock = (uint32_t)p->unix_sockets.n;
-	off = align8(h.off_sock + p->unix_sockets.n * sizeof(uint32_t));
+	h.off_sfx = (uint32_t)align8(h.off_sock +
+				     p->unix_sockets.n * sizeof(uint32_t));
+	h.nsfx = (uint32_t)nsfx;
+	h.off_bloom = (uint32_t)align8(h.off_sfx + nsfx * sizeof(uint32_t));
+	off = h.off_bloom + SBX_CPOL_BLOOM_WORDS * sizeof(uint64_t);
 	buf = calloc(1, off);
 	st.buf = calloc(1, 256); /* offset 0 is the empty string */
 	st.cap = 256;
 	st.len = 1;
 	if (!buf || !st.buf)
 		goto oom;
-	if (fill_rules(p, (void *)(buf + h.off_rules), &st, &flags) < 0)
+	if (fill_rules(p, (void *)(buf + h.off_rules),
+		       (void *)(buf + h.off_sfx), (void *)(buf + h.off_bloom),
+		       &st, &flags) < 0)
 		goto oom;
 	fill_exec(p, (void *)(buf + h.off_exec), &st);
 	fill_allow(p, (void *)(buf + h.off_allow), (void *)(buf + h.off_sock),
@@ -205,6 +290,7 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 		buf = nb;
 	}
 	memcpy(buf + off, st.buf, st.len);
+	free(st.set);
 	/* The checksum covers every byte after itself, header fields
 	 * included; magic, version and size are checked exactly. */
 	memcpy(buf, &h, sizeof(h));
@@ -220,5 +306,6 @@ oom:
 fail:
 	free(buf);
 	free(st.buf);
+	free(st.set);
 	return -1;
 }

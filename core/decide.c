@@ -87,7 +87,7 @@ static int suffix_ok(const struct sbx_cpol *v, const struct sbx_cpol_rule *r,
 	const char *sfx[SBX_MAX_SUFFIXES];
 
 	for (uint32_t i = 0; i < r->nsuffixes; i++)
-		sfx[i] = str(v, r->suffixes[i]);
+		sfx[i] = sbx_cpol_suffix(v, r, i);
 	return sbx_suffix_ok(path, (char *const *)sfx, r->nsuffixes);
 }
 

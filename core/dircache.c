@@ -161,8 +161,7 @@ static void list_dir(struct dc_dir *d)
 		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
 		.resolve = DC_RESOLVE_NO_SYMLINKS | DC_RESOLVE_NO_MAGICLINKS,
 	};
-	int fd = (int)syscall(SYS_openat2, AT_FDCWD, d->path, &how,
-			      sizeof how);
+	int fd = (int)syscall(SYS_openat2, AT_FDCWD, d->path, &how, sizeof how);
 
 	if (fd < 0) {
 		/* no link on the way (that is ELOOP), but not readable: if
@@ -178,10 +177,9 @@ static void list_dir(struct dc_dir *d)
 	}
 	/* a name in a directory we may read but not search: the lookup
 	 * would say EACCES */
-	d->err = read_names(fd, d) < 0 ? EIO
-		 : faccessat(AT_FDCWD, d->path, X_OK, AT_EACCESS) < 0
-			 ? EACCES
-			 : 0;
+	d->err = read_names(fd, d) < 0				      ? EIO
+		 : faccessat(AT_FDCWD, d->path, X_OK, AT_EACCESS) < 0 ? EACCES
+								      : 0;
 	close(fd);
 }
 

@@ -137,7 +137,7 @@ static void put_suffixes(struct sb *b, const struct sbx_cpol *v,
 	for (uint32_t i = 0; i < r->nsuffixes; i++) {
 		if (i)
 			sb_put(b, ", ");
-		sb_putq(b, str(v, r->suffixes[i]));
+		sb_putq(b, sbx_cpol_suffix(v, r, i));
 	}
 }
 

@@ -199,7 +199,8 @@ static int enoent_unexplained(const char *path)
 		if (n == 2 && p[0] == '.' && p[1] == '.')
 			return 0;
 		if (n && !(n == 1 && p[0] == '.') &&
-		    shim_bloom_has(shim_g.hide_bloom, shim_comp_hash(p, n)))
+		    sbx_cpol_bloom_has(shim_g.pol.bloom,
+				       sbx_cpol_name_hash(p, n)))
 			return 0;
 		p += n;
 		while (*p == '/')

@@ -117,8 +117,6 @@ struct shim_var_copy {
  * decider's */
 #define CHK_MKDIR 0x1000u
 
-#define SHIM_BLOOM_WORDS 64
-
 struct shim_state {
 	struct sbx_cpol pol; /* valid when active */
 	int active; /* a validated policy is loaded */
@@ -131,10 +129,6 @@ struct shim_state {
 	int protect; /* some read-only rule is the shim's to hold
 				 * (sbx_rule_app_readonly: landlock-only) */
 	uint64_t min_limit; /* smallest max_file_bytes, 0 if none */
-	/* Bloom filter over the last component of every hide rule's root
-	 * (all ones when one is "/"): a relative path none of whose
-	 * components hits it cannot lead into a hidden tree (appcheck.c). */
-	uint64_t hide_bloom[SHIM_BLOOM_WORDS];
 	struct shim_var_copy var[SHIM_NVARS];
 	const char *preload_entry; /* our entry inside var[PRELOAD] */
 	/* the report socket address, prepared once */
@@ -239,32 +233,6 @@ void shim_cwd_changed(void);
 /* Is the cwd covered by a rule that does not hide it?  1 yes, 0 not
  * known; only ever used to skip an explanation, never to decide. */
 int shim_cwd_plain(void);
-
-/* The hide filter's bit positions for one path component. */
-static inline uint32_t shim_comp_hash(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
-/* Two bits of 4096 per name: the default profile hides well over a
- * hundred names, which filled a 256-bit filter (a false hit costs a
- * getcwd and a policy lookup on every missing relative open). */
-static inline void shim_bloom_add(uint64_t bloom[SHIM_BLOOM_WORDS], uint32_t h)
-{
-	bloom[(h >> 6) & 63] |= 1ull << (h & 63);
-	bloom[(h >> 18) & 63] |= 1ull << ((h >> 12) & 63);
-}
-
-static inline int shim_bloom_has(const uint64_t bloom[SHIM_BLOOM_WORDS],
-				 uint32_t h)
-{
-	return (bloom[(h >> 6) & 63] >> (h & 63) & 1) &&
-	       (bloom[(h >> 18) & 63] >> ((h >> 12) & 63) & 1);
-}
 
 /* ------------------------------------------------------------ checks */
 

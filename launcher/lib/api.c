@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "confcache.h"
 #include "safeopen.h"
 #include "startfail.h"
 #include "decide.h"
@@ -25,11 +26,54 @@ void sbx_err_out(const struct sbx_err *e, char *buf, size_t len)
 		snprintf(buf, len, "%s", e->msg);
 }
 
+/* The policy of o: conf tiers, overrides, finish.  cache_off: every
+ * conf parsed, no kept tree taken (confcache.h). */
+static int load_policy(sbx_t *s, const struct sbx_opts *o, int cache_off,
+		       struct sbx_err *err)
+{
+	sbx_policy_init(&s->pol);
+	s->pol.kmode = s->mode;
+	if (sbx_locs_init(&s->locs, o, err) < 0)
+		return -1;
+	sbx_confcache_begin(s->locs.home, cache_off);
+	if (sbx_conf_load(&s->pol, &s->locs, o, err) < 0)
+		return -1;
+	for (size_t i = 0; o && o->overrides && o->overrides[i]; i++)
+		if (sbx_conf_override(&s->pol, o->overrides[i], err) < 0)
+			return -1;
+	s->pol.allow_unsafe_project = o && (o->flags & SBX_OPT_UNSAFE_PROJECT);
+	s->pol.quiet = o && (o->flags & SBX_OPT_QUIET);
+	return sbx_policy_finish(&s->pol, err);
+}
+
+/* Every account's hidden names asked about from one listing of each
+ * directory they live in, for this load only (dircache.c). */
+static int load(sbx_t *s, const struct sbx_opts *o, int cache_off,
+		struct sbx_err *err)
+{
+	int dc = sbx_dircache_begin();
+	int r = load_policy(s, o, cache_off, err);
+
+	sbx_dircache_end(dc);
+	return r;
+}
+
+/* Kept conf trees are trusted as the state directory is (rundir.c): not
+ * from one this policy lets the sandbox write. */
+static int cache_writable(const sbx_t *s)
+{
+	const char *dir = sbx_confcache_used();
+	const struct sbx_path_rule *r =
+		dir ? sbx_policy_decider(&s->pol, dir, SBX_RF_PROTECT) : NULL;
+
+	return r && r->mode == SBX_RW;
+}
+
 int sbx_open(sbx_t **out, const struct sbx_opts *o, char *errbuf, size_t errlen)
 {
 	struct sbx_err err = { "" };
 	sbx_t *s = calloc(1, sizeof(*s));
-	int rc = SBX_E_CONF, dc;
+	int rc = SBX_E_CONF;
 
 	*out = NULL;
 	if (!s) {
@@ -37,28 +81,18 @@ int sbx_open(sbx_t **out, const struct sbx_opts *o, char *errbuf, size_t errlen)
 		sbx_err_out(&err, errbuf, errlen);
 		return SBX_E_NOMEM;
 	}
-	sbx_policy_init(&s->pol);
 	pthread_mutex_init(&s->qlock, NULL);
 	s->mode = o ? (enum sbx_kmode)o->mode : SBX_KMODE_AUTO;
-	s->pol.kmode = s->mode;
-	/* every account's hidden names asked about from one listing of each
-	 * directory they live in, for this load only (dircache.c) */
-	dc = sbx_dircache_begin();
-	if (sbx_locs_init(&s->locs, o, &err) < 0 ||
-	    sbx_conf_load(&s->pol, &s->locs, o, &err) < 0)
+	if (load(s, o, 0, &err) < 0)
 		goto fail;
-	for (size_t i = 0; o && o->overrides && o->overrides[i]; i++)
-		if (sbx_conf_override(&s->pol, o->overrides[i], &err) < 0)
+	if (cache_writable(s)) {
+		sbx_policy_free(&s->pol);
+		if (load(s, o, 1, &err) < 0)
 			goto fail;
-	s->pol.allow_unsafe_project = o && (o->flags & SBX_OPT_UNSAFE_PROJECT);
-	s->pol.quiet = o && (o->flags & SBX_OPT_QUIET);
-	if (sbx_policy_finish(&s->pol, &err) < 0)
-		goto fail;
-	sbx_dircache_end(dc);
+	}
 	*out = s;
 	return SBX_OK;
 fail:
-	sbx_dircache_end(dc);
 	sbx_err_out(&err, errbuf, errlen);
 	sbx_close(s);
 	return rc;

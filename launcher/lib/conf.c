@@ -18,35 +18,35 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "confcache.h"
 #include "gitrepo.h"
 #include "netallow.h"
 
 #define MAX_PROFILE_DEPTH 4
 #define MAX_PRESET_ENTRIES 64
 
-/* libconfig records the file of a setting only for files; for a conf read
- * from a string, sbx_conf_load_string() keeps its name as the root
- * setting's hook. */
-static const char *file_of(const config_setting_t *s)
-{
-	const char *f = s ? config_setting_source_file(s) : NULL;
+/* The tree's accessors, named after libconfig's (conftree.h). */
+#define ct_type(s) ((s)->type)
+#define ct_len(s) ((s)->n)
+#define ct_str(s) ((s)->str)
+#define ct_name(s) ((s)->name)
+#define ct_parent(s) ((s)->parent)
+#define ct_line(s) ((s)->line)
+#define ct_int(s) ((s)->ival)
+#define ct_bool(s) ((int)(s)->ival)
 
-	while (!f && s && config_setting_parent(s))
-		s = config_setting_parent(s);
-	if (!f && s)
-		f = config_setting_get_hook(s);
-	return f ? f : "<conf>";
+static const char *file_of(const struct sbx_ctn *s)
+{
+	return s && s->file ? s->file : "<conf>";
 }
 
 /* A problem at setting s: "file:line: ...", through the one setter. */
-#define cfail(err, s, ...)             \
-	sbx_errf_at((err), file_of(s), \
-		    (s) ? config_setting_source_line(s) : 0, __VA_ARGS__)
+#define cfail(err, s, ...) \
+	sbx_errf_at((err), file_of(s), (s) ? ct_line(s) : 0, __VA_ARGS__)
 
-static struct sbx_src src_of(const config_setting_t *s)
+static struct sbx_src src_of(const struct sbx_ctn *s)
 {
-	return (struct sbx_src){ file_of(s),
-				 (int)config_setting_source_line(s) };
+	return (struct sbx_src){ file_of(s), (int)ct_line(s) };
 }
 
 static const char *type_name(int t)
@@ -64,45 +64,43 @@ static const char *type_name(int t)
 	return "?";
 }
 
-static int want(const config_setting_t *s, int type, struct sbx_err *err)
+static int want(const struct sbx_ctn *s, int type, struct sbx_err *err)
 {
-	int t = config_setting_type(s);
+	int t = ct_type(s);
 
 	if (t == type || (type == CONFIG_TYPE_INT && t == CONFIG_TYPE_INT64))
 		return 0;
 	/* An empty [] and () are interchangeable for lists of scalars. */
 	if ((type == CONFIG_TYPE_ARRAY || type == CONFIG_TYPE_LIST) &&
-	    (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST) &&
-	    config_setting_length(s) == 0)
+	    (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST) && ct_len(s) == 0)
 		return 0;
 	return cfail(err, s, "'%s' must be %s, not %s",
-		     config_setting_name(s) ? config_setting_name(s) : "entry",
-		     type_name(type), type_name(t));
+		     ct_name(s) ? ct_name(s) : "entry", type_name(type),
+		     type_name(t));
 }
 
 /* Each element of an array of strings, through fn. */
-static int each_string(struct sbx_policy *p, const config_setting_t *s,
+static int each_string(struct sbx_policy *p, const struct sbx_ctn *s,
 		       int (*fn)(struct sbx_policy *, const char *,
-				 const config_setting_t *, void *,
+				 const struct sbx_ctn *, void *,
 				 struct sbx_err *),
 		       void *ctx, struct sbx_err *err)
 {
 	if (want(s, CONFIG_TYPE_ARRAY, err) < 0)
 		return -1;
-	for (int i = 0; i < config_setting_length(s); i++) {
-		config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+	for (int i = 0; i < ct_len(s); i++) {
+		const struct sbx_ctn *e = sbx_ct_elem(s, (unsigned)i);
 
 		if (want(e, CONFIG_TYPE_STRING, err) < 0)
 			return -1;
-		if (fn(p, config_setting_get_string(e), e, ctx, err) < 0)
+		if (fn(p, ct_str(e), e, ctx, err) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 static int add_to_strv(struct sbx_policy *p, const char *v,
-		       const config_setting_t *e, void *ctx,
-		       struct sbx_err *err)
+		       const struct sbx_ctn *e, void *ctx, struct sbx_err *err)
 {
 	if (!*v)
 		return cfail(err, e, "empty string");
@@ -119,50 +117,45 @@ static const char *const unit_want[] = {
 };
 
 /* A size: an integer, or a string such as "8G"; unit indexes unit_want. */
-static int get_size(const config_setting_t *s, uint64_t *out, int unit,
+static int get_size(const struct sbx_ctn *s, uint64_t *out, int unit,
 		    struct sbx_err *err)
 {
-	int t = config_setting_type(s);
+	int t = ct_type(s);
 
 	if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
-		long long v = config_setting_get_int64(s);
+		long long v = ct_int(s);
 
 		if (v < 0)
 			return cfail(err, s, "'%s' must not be negative",
-				     config_setting_name(s));
+				     ct_name(s));
 		*out = (uint64_t)v;
 		return 0;
 	}
-	if (t == CONFIG_TYPE_STRING &&
-	    sbx_parse_size(config_setting_get_string(s), out) == 0)
+	if (t == CONFIG_TYPE_STRING && sbx_parse_size(ct_str(s), out) == 0)
 		return 0;
-	return cfail(err, s, "'%s' must be %s, not %s%s%s%s",
-		     config_setting_name(s), unit_want[unit], type_name(t),
+	return cfail(err, s, "'%s' must be %s, not %s%s%s%s", ct_name(s),
+		     unit_want[unit], type_name(t),
 		     t == CONFIG_TYPE_STRING ? " \"" : "",
-		     t == CONFIG_TYPE_STRING ? config_setting_get_string(s)
-					     : "",
+		     t == CONFIG_TYPE_STRING ? ct_str(s) : "",
 		     t == CONFIG_TYPE_STRING ? "\"" : "");
 }
 
 /* Member lookup that rejects unknown keys in a group. */
-static int check_keys(const config_setting_t *g, const char *const *keys,
+static int check_keys(const struct sbx_ctn *g, const char *const *keys,
 		      struct sbx_err *err)
 {
-	for (int i = 0; i < config_setting_length(g); i++) {
-		config_setting_t *m = config_setting_get_elem(g, (unsigned)i);
-		const char *name = config_setting_name(m);
+	for (int i = 0; i < ct_len(g); i++) {
+		const struct sbx_ctn *m = sbx_ct_elem(g, (unsigned)i);
+		const char *name = ct_name(m);
 		int ok = 0;
 
 		for (size_t k = 0; keys[k] && !ok; k++)
 			ok = name && strcmp(name, keys[k]) == 0;
 		if (!ok)
-			return cfail(err, m, "unknown key '%s'%s%s",
-				     name ? name : "?",
-				     config_setting_parent(g) ? " in " : "",
-				     config_setting_parent(g) &&
-						     config_setting_name(g)
-					     ? config_setting_name(g)
-					     : "");
+			return cfail(
+				err, m, "unknown key '%s'%s%s",
+				name ? name : "?", ct_parent(g) ? " in " : "",
+				ct_parent(g) && ct_name(g) ? ct_name(g) : "");
 	}
 	return 0;
 }
@@ -171,7 +164,7 @@ static int check_keys(const config_setting_t *g, const char *const *keys,
 
 /* suffixes = [ ".md", ... ]: checked here, so an error names the line of
  * the entry. */
-static int get_suffixes(const config_setting_t *s, const char **v, size_t *n,
+static int get_suffixes(const struct sbx_ctn *s, const char **v, size_t *n,
 			struct sbx_err *err)
 {
 	*n = 0;
@@ -179,8 +172,8 @@ static int get_suffixes(const config_setting_t *s, const char **v, size_t *n,
 		return 0;
 	if (want(s, CONFIG_TYPE_ARRAY, err) < 0)
 		return -1;
-	for (int i = 0; i < config_setting_length(s); i++) {
-		config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+	for (int i = 0; i < ct_len(s); i++) {
+		const struct sbx_ctn *e = sbx_ct_elem(s, (unsigned)i);
 		const char *x;
 
 		if (want(e, CONFIG_TYPE_STRING, err) < 0)
@@ -188,7 +181,7 @@ static int get_suffixes(const config_setting_t *s, const char **v, size_t *n,
 		if (*n >= SBX_MAX_SUFFIXES)
 			return cfail(err, e, "at most %d suffixes per path",
 				     SBX_MAX_SUFFIXES);
-		x = config_setting_get_string(e);
+		x = ct_str(e);
 		if (!*x || strchr(x, '/'))
 			return cfail(err, e, "bad suffix '%s'", x);
 		v[(*n)++] = x;
@@ -198,37 +191,37 @@ static int get_suffixes(const config_setting_t *s, const char **v, size_t *n,
 
 /* { root = ...; mode = ...; suffixes = [...]; max_file_bytes = N; }: read
  * whole, then handed to the engine as one rule. */
-static int apply_path(struct sbx_policy *p, const config_setting_t *g,
+static int apply_path(struct sbx_policy *p, const struct sbx_ctn *g,
 		      struct sbx_err *err)
 {
 	static const char *const keys[] = { "root", "mode", "suffixes",
 					    "max_file_bytes", NULL };
 	const char *sfx[SBX_MAX_SUFFIXES];
 	struct sbx_rule r = { .suffixes = sfx };
-	config_setting_t *root, *mode, *s;
+	const struct sbx_ctn *root, *mode, *s;
 	struct sbx_err e2;
 
 	if (want(g, CONFIG_TYPE_GROUP, err) < 0 || check_keys(g, keys, err) < 0)
 		return -1;
-	root = config_setting_get_member(g, "root");
-	mode = config_setting_get_member(g, "mode");
+	root = sbx_ct_member(g, "root");
+	mode = sbx_ct_member(g, "mode");
 	if (!root || !mode)
 		return cfail(err, g, "a path entry needs root and mode");
 	if (want(root, CONFIG_TYPE_STRING, err) < 0 ||
 	    want(mode, CONFIG_TYPE_STRING, err) < 0)
 		return -1;
-	if (sbx_parse_pmode(config_setting_get_string(mode), &r.mode) < 0)
+	if (sbx_parse_pmode(ct_str(mode), &r.mode) < 0)
 		return cfail(err, mode,
 			     "mode must be \"rw\", \"ro\" or "
 			     "\"hide\", not \"%s\"",
-			     config_setting_get_string(mode));
-	if (get_suffixes(config_setting_get_member(g, "suffixes"), sfx,
-			 &r.nsuffixes, err) < 0)
+			     ct_str(mode));
+	if (get_suffixes(sbx_ct_member(g, "suffixes"), sfx, &r.nsuffixes, err) <
+	    0)
 		return -1;
-	s = config_setting_get_member(g, "max_file_bytes");
+	s = sbx_ct_member(g, "max_file_bytes");
 	if (s && get_size(s, &r.max_file_bytes, 0, err) < 0)
 		return -1;
-	r.root = config_setting_get_string(root);
+	r.root = ct_str(root);
 	r.src = src_of(root);
 	if (sbx_conf_check_root_link(p, &r, &e2) < 0 ||
 	    sbx_policy_add_rule(p, &r, &e2) < 0)
@@ -236,26 +229,25 @@ static int apply_path(struct sbx_policy *p, const config_setting_t *g,
 	return 0;
 }
 
-static int sec_paths(struct sbx_policy *p, const config_setting_t *s,
+static int sec_paths(struct sbx_policy *p, const struct sbx_ctn *s,
 		     struct sbx_err *err)
 {
 	if (want(s, CONFIG_TYPE_LIST, err) < 0)
 		return -1;
-	for (int i = 0; i < config_setting_length(s); i++)
-		if (apply_path(p, config_setting_get_elem(s, (unsigned)i),
-			       err) < 0)
+	for (int i = 0; i < ct_len(s); i++)
+		if (apply_path(p, sbx_ct_elem(s, (unsigned)i), err) < 0)
 			return -1;
 	return 0;
 }
 
-static int sec_protect(struct sbx_policy *p, const config_setting_t *s,
+static int sec_protect(struct sbx_policy *p, const struct sbx_ctn *s,
 		       struct sbx_err *err)
 {
 	return each_string(p, s, add_to_strv, &p->protect, err);
 }
 
 static int add_allow(struct sbx_policy *p, const char *v,
-		     const config_setting_t *e, void *ctx, struct sbx_err *err)
+		     const struct sbx_ctn *e, void *ctx, struct sbx_err *err)
 {
 	struct sbx_err e2;
 
@@ -265,7 +257,7 @@ static int add_allow(struct sbx_policy *p, const char *v,
 }
 
 static int check_preset_entry(struct sbx_policy *p, const char *v,
-			      const config_setting_t *e, void *ctx,
+			      const struct sbx_ctn *e, void *ctx,
 			      struct sbx_err *err)
 {
 	struct sbx_err e2;
@@ -283,11 +275,11 @@ static int check_preset_entry(struct sbx_policy *p, const char *v,
 
 /* presets = { npm = [ "registry.npmjs.org:443" ]; ... }: every entry is
  * checked where it stands (file:line), then the preset is defined. */
-static int apply_preset(struct sbx_policy *p, const config_setting_t *ps,
+static int apply_preset(struct sbx_policy *p, const struct sbx_ctn *ps,
 			struct sbx_err *err)
 {
-	const char *name = config_setting_name(ps), *v[MAX_PRESET_ENTRIES];
-	int n = config_setting_length(ps);
+	const char *name = ct_name(ps), *v[MAX_PRESET_ENTRIES];
+	int n = ct_len(ps);
 	struct sbx_err e2;
 
 	if (!sbx_net_preset_name_ok(name))
@@ -302,59 +294,57 @@ static int apply_preset(struct sbx_policy *p, const config_setting_t *ps,
 			     "network preset '%s' needs 1 to %d entries", name,
 			     MAX_PRESET_ENTRIES);
 	for (int i = 0; i < n; i++)
-		v[i] = config_setting_get_string(
-			config_setting_get_elem(ps, (unsigned)i));
+		v[i] = ct_str(sbx_ct_elem(ps, (unsigned)i));
 	if (sbx_net_preset_define(p, name, v, (size_t)n, src_of(ps), &e2) < 0)
 		return cfail(err, ps, "%s", e2.msg);
 	return 0;
 }
 
-static int sec_presets(struct sbx_policy *p, const config_setting_t *g,
+static int sec_presets(struct sbx_policy *p, const struct sbx_ctn *g,
 		       struct sbx_err *err)
 {
 	if (want(g, CONFIG_TYPE_GROUP, err) < 0)
 		return -1;
-	for (int i = 0; i < config_setting_length(g); i++)
-		if (apply_preset(p, config_setting_get_elem(g, (unsigned)i),
-				 err) < 0)
+	for (int i = 0; i < ct_len(g); i++)
+		if (apply_preset(p, sbx_ct_elem(g, (unsigned)i), err) < 0)
 			return -1;
 	return 0;
 }
 
 /* Presets first, wherever they stand in the group: "allow" may use them. */
-static int sec_network(struct sbx_policy *p, const config_setting_t *s,
+static int sec_network(struct sbx_policy *p, const struct sbx_ctn *s,
 		       struct sbx_err *err)
 {
 	static const char *const keys[] = { "mode", "allow", "unix_sockets",
 					    "presets", NULL };
-	config_setting_t *m;
+	const struct sbx_ctn *m;
 
 	if (want(s, CONFIG_TYPE_GROUP, err) < 0 || check_keys(s, keys, err) < 0)
 		return -1;
-	m = config_setting_get_member(s, "presets");
+	m = sbx_ct_member(s, "presets");
 	if (m && sec_presets(p, m, err) < 0)
 		return -1;
-	m = config_setting_get_member(s, "mode");
+	m = sbx_ct_member(s, "mode");
 	if (m) {
 		if (want(m, CONFIG_TYPE_STRING, err) < 0)
 			return -1;
-		if (sbx_parse_net(config_setting_get_string(m), &p->net) < 0)
+		if (sbx_parse_net(ct_str(m), &p->net) < 0)
 			return cfail(err, m,
 				     "network mode must be \"off\", "
 				     "\"loopback\", \"on\" or \"filtered\"");
 		p->net_src = src_of(m);
 		p->net_src.file = sbx_policy_intern(p, p->net_src.file);
 	}
-	m = config_setting_get_member(s, "allow");
+	m = sbx_ct_member(s, "allow");
 	if (m && each_string(p, m, add_allow, NULL, err) < 0)
 		return -1;
-	m = config_setting_get_member(s, "unix_sockets");
+	m = sbx_ct_member(s, "unix_sockets");
 	if (m && each_string(p, m, add_to_strv, &p->unix_sockets, err) < 0)
 		return -1;
 	return 0;
 }
 
-static int collect_args(const config_setting_t *a, const char **args, size_t *n,
+static int collect_args(const struct sbx_ctn *a, const char **args, size_t *n,
 			struct sbx_err *err)
 {
 	*n = 0;
@@ -362,88 +352,85 @@ static int collect_args(const config_setting_t *a, const char **args, size_t *n,
 		return 0;
 	if (want(a, CONFIG_TYPE_ARRAY, err) < 0)
 		return -1;
-	if (config_setting_length(a) > SBX_MAX_EXEC_ARGS)
+	if (ct_len(a) > SBX_MAX_EXEC_ARGS)
 		return cfail(err, a, "at most %d args patterns",
 			     SBX_MAX_EXEC_ARGS);
-	for (int i = 0; i < config_setting_length(a); i++) {
-		config_setting_t *e = config_setting_get_elem(a, (unsigned)i);
+	for (int i = 0; i < ct_len(a); i++) {
+		const struct sbx_ctn *e = sbx_ct_elem(a, (unsigned)i);
 
 		if (want(e, CONFIG_TYPE_STRING, err) < 0)
 			return -1;
-		args[(*n)++] = config_setting_get_string(e);
+		args[(*n)++] = ct_str(e);
 	}
 	return 0;
 }
 
-static int apply_exec(struct sbx_policy *p, const config_setting_t *g,
+static int apply_exec(struct sbx_policy *p, const struct sbx_ctn *g,
 		      struct sbx_err *err)
 {
 	static const char *const keys[] = { "program", "args", "reason", NULL };
-	config_setting_t *prog, *reason;
+	const struct sbx_ctn *prog, *reason;
 	const char *args[SBX_MAX_EXEC_ARGS];
 	size_t nargs;
 	struct sbx_err e2;
 
 	if (want(g, CONFIG_TYPE_GROUP, err) < 0 || check_keys(g, keys, err) < 0)
 		return -1;
-	prog = config_setting_get_member(g, "program");
-	reason = config_setting_get_member(g, "reason");
+	prog = sbx_ct_member(g, "program");
+	reason = sbx_ct_member(g, "reason");
 	if (!prog || !reason)
 		return cfail(err, g,
 			     "an exec deny entry needs program and "
 			     "reason");
 	if (want(prog, CONFIG_TYPE_STRING, err) < 0 ||
 	    want(reason, CONFIG_TYPE_STRING, err) < 0 ||
-	    collect_args(config_setting_get_member(g, "args"), args, &nargs,
-			 err) < 0)
+	    collect_args(sbx_ct_member(g, "args"), args, &nargs, err) < 0)
 		return -1;
-	if (!*config_setting_get_string(prog))
+	if (!*ct_str(prog))
 		return cfail(err, prog, "empty program");
-	if (sbx_policy_add_exec(p, config_setting_get_string(prog), args, nargs,
-				config_setting_get_string(reason), src_of(prog),
-				&e2) < 0)
+	if (sbx_policy_add_exec(p, ct_str(prog), args, nargs, ct_str(reason),
+				src_of(prog), &e2) < 0)
 		return cfail(err, g, "%s", e2.msg);
 	return 0;
 }
 
-static int sec_exec(struct sbx_policy *p, const config_setting_t *s,
+static int sec_exec(struct sbx_policy *p, const struct sbx_ctn *s,
 		    struct sbx_err *err)
 {
 	static const char *const keys[] = { "deny", NULL };
-	config_setting_t *d;
+	const struct sbx_ctn *d;
 
 	if (want(s, CONFIG_TYPE_GROUP, err) < 0 || check_keys(s, keys, err) < 0)
 		return -1;
-	d = config_setting_get_member(s, "deny");
+	d = sbx_ct_member(s, "deny");
 	if (!d)
 		return 0;
 	if (want(d, CONFIG_TYPE_LIST, err) < 0)
 		return -1;
-	for (int i = 0; i < config_setting_length(d); i++)
-		if (apply_exec(p, config_setting_get_elem(d, (unsigned)i),
-			       err) < 0)
+	for (int i = 0; i < ct_len(d); i++)
+		if (apply_exec(p, sbx_ct_elem(d, (unsigned)i), err) < 0)
 			return -1;
 	return 0;
 }
 
-static int sec_env(struct sbx_policy *p, const config_setting_t *s,
+static int sec_env(struct sbx_policy *p, const struct sbx_ctn *s,
 		   struct sbx_err *err)
 {
 	static const char *const keys[] = { "keep", "drop", NULL };
-	config_setting_t *m;
+	const struct sbx_ctn *m;
 
 	if (want(s, CONFIG_TYPE_GROUP, err) < 0 || check_keys(s, keys, err) < 0)
 		return -1;
-	m = config_setting_get_member(s, "keep");
+	m = sbx_ct_member(s, "keep");
 	if (m && each_string(p, m, add_to_strv, &p->env_keep, err) < 0)
 		return -1;
-	m = config_setting_get_member(s, "drop");
+	m = sbx_ct_member(s, "drop");
 	if (m && each_string(p, m, add_to_strv, &p->env_drop, err) < 0)
 		return -1;
 	return 0;
 }
 
-static int sec_limits(struct sbx_policy *p, const config_setting_t *s,
+static int sec_limits(struct sbx_policy *p, const struct sbx_ctn *s,
 		      struct sbx_err *err)
 {
 	static const char *const keys[] = { "timeout", "cpu",	"memory",
@@ -457,7 +444,7 @@ static int sec_limits(struct sbx_policy *p, const config_setting_t *s,
 	if (want(s, CONFIG_TYPE_GROUP, err) < 0 || check_keys(s, keys, err) < 0)
 		return -1;
 	for (size_t i = 0; keys[i]; i++) {
-		config_setting_t *m = config_setting_get_member(s, keys[i]);
+		const struct sbx_ctn *m = sbx_ct_member(s, keys[i]);
 
 		if (m && get_size(m, dst[i], unit[i], err) < 0)
 			return -1;
@@ -465,14 +452,14 @@ static int sec_limits(struct sbx_policy *p, const config_setting_t *s,
 	return 0;
 }
 
-static int sec_fallback(struct sbx_policy *p, const config_setting_t *s,
+static int sec_fallback(struct sbx_policy *p, const struct sbx_ctn *s,
 			struct sbx_err *err)
 {
 	const char *v;
 
 	if (want(s, CONFIG_TYPE_STRING, err) < 0)
 		return -1;
-	v = config_setting_get_string(s);
+	v = ct_str(s);
 	if (strcmp(v, "deny") == 0)
 		p->fallback = SBX_FALLBACK_DENY;
 	else if (strcmp(v, "warn") == 0)
@@ -486,14 +473,14 @@ static int sec_fallback(struct sbx_policy *p, const config_setting_t *s,
  * sbxrun"): "each" shell a tool spawns gets a sandbox of its own, the
  * "tool" must run whole in one (sbxrun-sh then refuses to start), or
  * "shim-only" where no sandbox can be made (advisory). */
-static int sec_inject(struct sbx_policy *p, const config_setting_t *s,
+static int sec_inject(struct sbx_policy *p, const struct sbx_ctn *s,
 		      struct sbx_err *err)
 {
 	const char *v;
 
 	if (want(s, CONFIG_TYPE_STRING, err) < 0)
 		return -1;
-	v = config_setting_get_string(s);
+	v = ct_str(s);
 	if (!strcmp(v, "each"))
 		p->inject = SBX_INJECT_EACH;
 	else if (!strcmp(v, "tool"))
@@ -509,17 +496,17 @@ static int sec_inject(struct sbx_policy *p, const config_setting_t *s,
 	return 0;
 }
 
-static int sec_caches(struct sbx_policy *p, const config_setting_t *s,
+static int sec_caches(struct sbx_policy *p, const struct sbx_ctn *s,
 		      struct sbx_err *err)
 {
 	if (want(s, CONFIG_TYPE_BOOL, err) < 0)
 		return -1;
-	p->redirect_caches = config_setting_get_bool(s);
+	p->redirect_caches = ct_bool(s);
 	return 0;
 }
 
 /* "profile" is handled before the sections (it picks the base). */
-static int sec_profile(struct sbx_policy *p, const config_setting_t *s,
+static int sec_profile(struct sbx_policy *p, const struct sbx_ctn *s,
 		       struct sbx_err *err)
 {
 	return want(s, CONFIG_TYPE_STRING, err);
@@ -527,7 +514,7 @@ static int sec_profile(struct sbx_policy *p, const config_setting_t *s,
 
 static const struct section {
 	const char *name;
-	int (*apply)(struct sbx_policy *, const config_setting_t *,
+	int (*apply)(struct sbx_policy *, const struct sbx_ctn *,
 		     struct sbx_err *);
 } sections[] = {
 	{ "profile", sec_profile },
@@ -542,15 +529,14 @@ static const struct section {
 	{ "inject", sec_inject },
 };
 
-static int apply_config(struct sbx_policy *p, const config_t *c,
+static int apply_config(struct sbx_policy *p, const struct sbx_ct *c,
 			struct sbx_err *err)
 {
-	config_setting_t *root = config_root_setting(c);
+	const struct sbx_ctn *root = sbx_ct_root(c);
 
-	for (int i = 0; i < config_setting_length(root); i++) {
-		config_setting_t *s =
-			config_setting_get_elem(root, (unsigned)i);
-		const char *name = config_setting_name(s);
+	for (int i = 0; i < ct_len(root); i++) {
+		const struct sbx_ctn *s = sbx_ct_elem(root, (unsigned)i);
+		const char *name = ct_name(s);
 		size_t k, n = sizeof(sections) / sizeof(sections[0]);
 
 		for (k = 0; k < n; k++)
@@ -591,28 +577,41 @@ static int has_include(const char *path, const char *text, struct sbx_err *err)
 	return 0;
 }
 
-/* Parse bytes already in memory (CONF-01: never the file again).  name
- * names the source; it must outlive c (the policy interns it). */
-static int read_config(config_t *c, const char *name, const char *text,
+/* Parse bytes already in memory (CONF-01: never the file again), or take
+ * the tree kept for those very bytes (confcache.h).  name names the
+ * source; it must outlive c (the policy interns it). */
+static int read_config(struct sbx_ct *c, const char *name, const char *text,
 		       struct sbx_err *err)
 {
+	unsigned char key[16];
+	config_t lc;
+	int r;
+
 	if (has_include(name, text, err))
 		return -1;
-	config_init(c);
-	config_set_options(c, CONFIG_OPTION_AUTOCONVERT);
-	if (!config_read_string(c, text)) {
-		sbx_errf_at(err,
-			    config_error_file(c) ? config_error_file(c) : name,
-			    config_error_line(c), "%s", config_error_text(c));
-		config_destroy(c);
+	if (sbx_confcache_get(text, name, c, key) == 0)
+		return 0;
+	config_init(&lc);
+	config_set_options(&lc, CONFIG_OPTION_AUTOCONVERT);
+	if (!config_read_string(&lc, text)) {
+		sbx_errf_at(
+			err,
+			config_error_file(&lc) ? config_error_file(&lc) : name,
+			config_error_line(&lc), "%s", config_error_text(&lc));
+		config_destroy(&lc);
 		return -1;
 	}
-	config_setting_set_hook(config_root_setting(c), (void *)name);
+	r = sbx_ct_from_config(c, &lc, key, name);
+	config_destroy(&lc);
+	if (r < 0)
+		return sbx_errf(err, ENOMEM, "%s", name);
+	sbx_confcache_put(c, key);
 	return 0;
 }
 
 /* Read a file once and parse its bytes. */
-static int read_config_file(config_t *c, const char *path, struct sbx_err *err)
+static int read_config_file(struct sbx_ct *c, const char *path,
+			    struct sbx_err *err)
 {
 	char *text = NULL;
 	int r = sbx_conf_read(path, &text, err);
@@ -626,40 +625,39 @@ static int read_config_file(config_t *c, const char *path, struct sbx_err *err)
 }
 
 /* libconfig remembers the file name of settings only for files; for
- * strings we name the source ourselves (the root setting's hook). */
+ * strings we name the source ourselves (the tree's file). */
 int sbx_conf_load_string(struct sbx_policy *p, const char *text,
 			 const char *name, struct sbx_err *err)
 {
-	config_t c;
+	struct sbx_ct c;
 	int r;
 
 	if (read_config(&c, name, text, err) < 0)
 		return -1;
 	r = apply_config(p, &c, err);
-	config_destroy(&c);
+	sbx_ct_free(&c);
 	return r;
 }
 
 int sbx_conf_load_file(struct sbx_policy *p, const char *path,
 		       struct sbx_err *err)
 {
-	config_t c;
+	struct sbx_ct c;
 	int r;
 
 	if (read_config_file(&c, path, err) < 0)
 		return -1;
 	r = apply_config(p, &c, err);
-	config_destroy(&c);
+	sbx_ct_free(&c);
 	return r;
 }
 
 /* The profile named in a conf file, or NULL. */
-static const char *profile_of(const config_t *c)
+static const char *profile_of(const struct sbx_ct *c)
 {
-	const char *v = NULL;
+	const struct sbx_ctn *v = sbx_ct_member(sbx_ct_root(c), "profile");
 
-	config_lookup_string(c, "profile", &v);
-	return v;
+	return v && v->type == CONFIG_TYPE_STRING ? v->str : NULL;
 }
 
 static int profile_path(const struct sbx_locs *l, const char *name, char *out,
@@ -695,7 +693,7 @@ static int load_profile(struct sbx_policy *p, const struct sbx_locs *l,
 {
 	char path[PATH_MAX];
 	const char *base;
-	config_t c;
+	struct sbx_ct c;
 	int r = -1;
 
 	if (depth > MAX_PROFILE_DEPTH) {
@@ -714,14 +712,14 @@ static int load_profile(struct sbx_policy *p, const struct sbx_locs *l,
 		goto out;
 	r = apply_config(p, &c, err);
 out:
-	config_destroy(&c);
+	sbx_ct_free(&c);
 	return r;
 }
 
 struct tier {
 	const char *path;
 	int present;
-	config_t c;
+	struct sbx_ct c;
 	char *text; /* the bytes read, hashed and parsed */
 	char buf[PATH_MAX];
 };
@@ -808,6 +806,7 @@ int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 	/* Inside another sandbox the home is the outer run's to grant: the
 	 * caches stay where the outer run pointed them (its variables). */
 	p->cache_dir = sbx_inside() ? NULL : strdup(l->cache_dir);
+	sbx_conf_project_memo(1);
 	if (read_tiers(p, l, o, t, err) < 0)
 		goto out;
 	for (int i = 0; i < 4 && !profile; i++)
@@ -827,9 +826,10 @@ int sbx_conf_load(struct sbx_policy *p, const struct sbx_locs *l,
 	builtin_protect(p, l);
 	r = 0;
 out:
+	sbx_conf_project_memo(0);
 	for (int i = 0; i < 4; i++) {
 		if (t[i].present)
-			config_destroy(&t[i].c);
+			sbx_ct_free(&t[i].c);
 		free(t[i].text);
 	}
 	free(t);

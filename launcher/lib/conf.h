@@ -48,6 +48,9 @@ int sbx_conf_inrepo_trusted(struct sbx_policy *p, const struct sbx_locs *l,
  * through a symlink (E-10). */
 int sbx_conf_check_root_link(struct sbx_policy *p, const struct sbx_rule *r,
 			     struct sbx_err *err);
+/* On during sbx_conf_load: the project is resolved once for every root
+ * checked (off: once per check). */
+void sbx_conf_project_memo(int on);
 /* -1 when flag's path v, named inside the project, resolves outside it
  * through a symlink (N-11); the error names the place to give instead. */
 int sbx_conf_check_flag_link(const char *project, const char *home,

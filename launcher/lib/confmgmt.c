@@ -327,16 +327,47 @@ static int under(const char *path, const char *dir)
  * it), resolves outside it: it goes through a symlink in the project,
  * which an earlier run may have made (out -> ~).  res gets the resolved
  * path, link the first component of v that is a link. */
+/* The project resolved, once per conf load (sbx_conf_load: every root
+ * of its files is checked against one resolution, not one each). */
+static __thread struct {
+	int on;
+	char in[PATH_MAX], out[PATH_MAX];
+} projmemo;
+
+void sbx_conf_project_memo(int on)
+{
+	projmemo.on = on;
+	projmemo.in[0] = '\0';
+}
+
+static int project_real(const char *project, char out[PATH_MAX])
+{
+	if (projmemo.on && projmemo.in[0] && !strcmp(projmemo.in, project)) {
+		memcpy(out, projmemo.out, PATH_MAX);
+		return 0;
+	}
+	if (sbx_path_norm(project, "/", NULL, 1, out, PATH_MAX) < 0)
+		return -1;
+	if (projmemo.on && strlen(project) < PATH_MAX) {
+		snprintf(projmemo.in, PATH_MAX, "%s", project);
+		memcpy(projmemo.out, out, PATH_MAX);
+	}
+	return 0;
+}
+
 static int leaves_project(const char *v, const char *project, const char *home,
 			  char res[PATH_MAX], char link[PATH_MAX])
 {
 	char lex[PATH_MAX], proj[PATH_MAX];
 
+	/* lexically outside the project: nothing to resolve (issue 17: a
+	 * resolution is a syscall or more per root) */
 	if (!project || sbx_path_norm(v, project, home, 0, lex, PATH_MAX) < 0 ||
-	    sbx_path_norm(v, project, home, 1, res, PATH_MAX) < 0 ||
-	    sbx_path_norm(project, "/", NULL, 1, proj, sizeof(proj)) < 0)
+	    project_real(project, proj) < 0 ||
+	    !(under(lex, proj) || under(lex, project)) ||
+	    sbx_path_norm(v, project, home, 1, res, PATH_MAX) < 0)
 		return 0; /* the caller says what is wrong with it */
-	if (!(under(lex, proj) || under(lex, project)) || under(res, proj))
+	if (under(res, proj))
 		return 0;
 	snprintf(link, PATH_MAX, "%s", lex);
 	for (char *c = link + strlen(under(lex, proj) ? proj : project) + 1;

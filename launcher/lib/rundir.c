@@ -93,8 +93,10 @@ static void remove_stale(const char *base)
 			remove_tree(p);
 			continue;
 		}
-		/* .new-*: a launcher died between create and rename */
+		/* .new-*: a launcher died between create and rename;
+		 * conf-*: kept conf trees (confcache.c) */
 		if (strncmp(e->d_name, "policy-", 7) != 0 &&
+		    strncmp(e->d_name, "conf-", 5) != 0 &&
 		    strncmp(e->d_name, ".new-", 5) != 0)
 			continue;
 		fd = openat(dirfd(d), e->d_name,
@@ -165,11 +167,9 @@ static int can_store(const char *dir)
  * Never the host's /tmp otherwise: every landlock-only sandbox of the
  * user can write there.  base[] is left naming the last one tried.
  */
-static int pick_base(struct sbx_rundir *rd, const char *home,
-		     int (*writable)(void *, const char *), void *ctx)
+static size_t candidates(char cand[4][PATH_MAX], const char *home)
 {
-	const char *xdg = getenv("XDG_RUNTIME_DIR"), *in = getenv("SBXRUN");
-	char cand[4][PATH_MAX];
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	size_t n = 0;
 	unsigned uid = (unsigned)geteuid();
 
@@ -181,6 +181,17 @@ static int pick_base(struct sbx_rundir *rd, const char *home,
 	if (home && home[0] == '/' && home[1])
 		snprintf(cand[n++], PATH_MAX, "%s/.cache/sbxrun/run", home);
 	snprintf(cand[n++], PATH_MAX, "/var/tmp/sbxrun-%u", uid);
+	return n;
+}
+
+static int pick_base(struct sbx_rundir *rd, const char *home,
+		     int (*writable)(void *, const char *), void *ctx)
+{
+	const char *in = getenv("SBXRUN");
+	char cand[4][PATH_MAX];
+	size_t n = candidates(cand, home);
+	unsigned uid = (unsigned)geteuid();
+
 	for (size_t i = 0; i < n; i++) {
 		snprintf(rd->base, sizeof(rd->base), "%s", cand[i]);
 		if (writable && writable(ctx, cand[i]))
@@ -204,6 +215,27 @@ static int pick_base(struct sbx_rundir *rd, const char *home,
 	return -1;
 }
 
+/* The first place of pick_base()'s that exists and is ours and private,
+ * as it is: nothing made, nothing changed, not asked whether a sandbox
+ * may write it (the caller asks, once it has a policy). */
+int sbx_rundir_existing(const char *home, char *out, size_t outsz)
+{
+	char cand[4][PATH_MAX];
+	size_t n = candidates(cand, home);
+
+	for (size_t i = 0; i < n; i++)
+		if (ours_private(cand[i]))
+			return snprintf(out, outsz, "%s", cand[i]) < (int)outsz
+				       ? 0
+				       : -1;
+	snprintf(cand[0], PATH_MAX, "/tmp/sbxrun-%u", (unsigned)geteuid());
+	if (getenv("SBXRUN") && !strcmp(getenv("SBXRUN"), "1") &&
+	    ours_private(cand[0]))
+		return snprintf(out, outsz, "%s", cand[0]) < (int)outsz ? 0
+									: -1;
+	return -1;
+}
+
 int sbx_rundir_create(struct sbx_rundir *rd, const char *home,
 		      int (*writable)(void *, const char *), void *ctx,
 		      struct sbx_err *err)
@@ -223,26 +255,22 @@ int sbx_rundir_create(struct sbx_rundir *rd, const char *home,
 }
 
 /* fd is a stored policy equal to data: a plain file of ours that nobody
- * can write, with the same bytes. */
+ * can write, with the same bytes (read in one call, not page by page). */
 static int same_policy(int fd, const void *data, size_t len)
 {
-	char buf[4096];
 	struct stat st;
-	size_t off = 0;
+	char *buf;
+	int same;
 
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    st.st_uid != geteuid() || (st.st_mode & 0222) ||
-	    (size_t)st.st_size != len)
+	    (size_t)st.st_size != len || !(buf = malloc(len + 1)))
 		return 0;
-	while (off < len) {
-		size_t want = len - off < sizeof(buf) ? len - off : sizeof(buf);
-		ssize_t n = pread(fd, buf, want, (off_t)off);
-
-		if (n <= 0 || memcmp(buf, (const char *)data + off, (size_t)n))
-			return 0;
-		off += (size_t)n;
-	}
-	return 1;
+	/* one byte more than expected: a file grown since fstat differs */
+	same = pread(fd, buf, len + 1, 0) == (ssize_t)len &&
+	       memcmp(buf, data, len) == 0;
+	free(buf);
+	return same;
 }
 
 /* Lock fd shared for this run and make sure that it is still the file at

@@ -29,6 +29,10 @@ struct sbx_rundir {
 int sbx_rundir_create(struct sbx_rundir *rd, const char *home,
 		      int (*writable)(void *, const char *), void *ctx,
 		      struct sbx_err *err);
+/* The first of the places create() tries that exists now as a private
+ * directory of ours (no final symlink), in out; -1 when none does.  For
+ * kept conf trees (confcache.c), read before the run has a policy. */
+int sbx_rundir_existing(const char *home, char *out, size_t outsz);
 /* Store the policy (or find it stored) and lock it for this run. */
 int sbx_rundir_put(struct sbx_rundir *rd, const void *data, size_t len,
 		   struct sbx_err *err);

@@ -418,6 +418,19 @@ sys.stdout.write(r.stdout)"
 	[ "${#stderr_lines[@]}" = 3 ]
 }
 
+@test "a hidden path opened relative to the cwd is explained: the hide filter the launcher writes" {
+	need_userns
+	run --separate-stderr unshare -rm sh -c "
+		mount -t tmpfs -o ro none '$HOME/.ssh'
+		cd '$HOME'
+		export LD_PRELOAD='$SHIM' SBXRUN_POLICY='$POL'
+		'$PROBE' open .ssh/id_rsa r :: open nothere/id_rsa r"
+	[ "$output" = "$(printf -- '-1 2\n-1 2')" ]
+	[ "${stderr_lines[0]}" = "sbxrun: cannot read '.ssh/id_rsa': hidden by the sandbox policy (secrets; rule ~/.ssh from /etc/sbxrun/test.conf:6); to allow: sbxrun --allow-read $HOME/.ssh/id_rsa" ]
+	# an ordinary missing relative path is not explained
+	[ "${#stderr_lines[@]}" = 1 ]
+}
+
 @test "kernel refusals are explained: network off, with the host's name" {
 	need_userns
 	printf '127.0.0.1 localhost\n192.0.2.7 example.test\n' > "$T/hosts"

@@ -221,7 +221,7 @@ static void test_roundtrip_rules(void **state)
 			assert_int_equal(c->nsuffixes, r->nsuffixes);
 			for (size_t k = 0; k < r->nsuffixes; k++)
 				assert_string_equal(
-					sbx_cpol_str(&v, c->suffixes[k]),
+					sbx_cpol_suffix(&v, c, (uint32_t)k),
 					r->suffixes[k]);
 			assert_int_equal(c->max_file_bytes, r->max_file_bytes);
 			assert_string_equal(sbx_cpol_str(&v, c->src_file),
@@ -230,6 +230,27 @@ static void test_roundtrip_rules(void **state)
 		}
 	}
 	assert_int_equal(seen, pol.nrules); /* each once: roots are unique */
+	/* each string stored once: every rule of c.conf names one offset */
+	for (uint32_t i = 0, first = 0; i < v.hdr->nrules; i++) {
+		if (strcmp(sbx_cpol_str(&v, v.rules[i].src_file), "c.conf"))
+			continue;
+		if (!first)
+			first = v.rules[i].src_file;
+		assert_int_equal(v.rules[i].src_file, first);
+		seen++;
+	}
+	assert_true(seen > pol.nrules + 1);
+	/* the hide filter has every hidden name's bits */
+	for (uint32_t i = 0; i < v.hdr->nrules; i++) {
+		const char *root = sbx_cpol_str(&v, v.rules[i].root);
+		const char *base = strrchr(root, '/') + 1;
+
+		if (v.rules[i].mode == SBX_HIDE && *base)
+			assert_true(sbx_cpol_bloom_has(
+				v.bloom,
+				sbx_cpol_name_hash(base, strlen(base))));
+	}
+	assert_false(sbx_cpol_bloom_has(v.bloom, sbx_cpol_name_hash("src", 3)));
 }
 
 static void test_roundtrip_exec_allow_sock(void **state)
@@ -609,6 +630,12 @@ static void e_magic(unsigned char *b, struct sbx_cpol_hdr *h)
 	(void)b;
 	h->magic[0] = 'X';
 }
+/* a file of the format before (launcher and shim of different builds) */
+static void e_version_old(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->version = SBX_CPOL_VERSION - 1;
+}
 static void e_version(unsigned char *b, struct sbx_cpol_hdr *h)
 {
 	(void)b;
@@ -718,7 +745,7 @@ static void e_rule_rootlen(unsigned char *b, struct sbx_cpol_hdr *h)
 }
 static void e_rule_rootlen_big(unsigned char *b, struct sbx_cpol_hdr *h)
 {
-	rule0(b, h)->rootlen = 0xffffffffu;
+	rule0(b, h)->rootlen = 0xffffu;
 }
 static void e_rule_mode0(unsigned char *b, struct sbx_cpol_hdr *h)
 {
@@ -736,8 +763,48 @@ static void e_rule_sfx_off(unsigned char *b, struct sbx_cpol_hdr *h)
 {
 	struct sbx_cpol_rule *r = rule0(b, h);
 
+	/* a suffix list entry that names no string */
 	r->nsuffixes = 1;
-	r->suffixes[0] = h->len_strings + 3;
+	r->suffixes = 0;
+	assert_true(h->nsfx > 0);
+	((uint32_t *)(void *)(b + h->off_sfx))[0] = h->len_strings + 3;
+}
+static void e_bloom_section(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->off_bloom = h->size - 8;
+}
+static void e_reserved(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->reserved = 1;
+}
+static void e_rule_sfx_index(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	struct sbx_cpol_rule *r = rule0(b, h);
+
+	/* a rule's suffixes past the end of the list */
+	r->nsuffixes = 2;
+	r->suffixes = h->nsfx - 1;
+}
+static void e_rule_sfx_index_wrap(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	struct sbx_cpol_rule *r = rule0(b, h);
+
+	(void)h;
+	r->nsuffixes = 2;
+	r->suffixes = 0xffffffffu;
+}
+static void e_nsfx(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->nsfx = SBX_CPOL_MAX_SFX + 1;
+}
+static void e_sfx_section(unsigned char *b, struct sbx_cpol_hdr *h)
+{
+	(void)b;
+	h->off_sfx = h->size - 4;
+	h->nsfx = 2;
 }
 static void e_rule_src(unsigned char *b, struct sbx_cpol_hdr *h)
 {
@@ -808,6 +875,7 @@ static void test_sealed_lies(void **state)
 	} rows[] = {
 		{ e_magic, "bad magic", "magic" },
 		{ e_version, "unsupported version", "version" },
+		{ e_version_old, "unsupported version", "older version" },
 		{ e_size, "size mismatch", "size" },
 		{ e_nrules_max, "too many entries", "nrules > max" },
 		{ e_nexec_max, "too many entries", "nexec > max" },
@@ -835,6 +903,13 @@ static void test_sealed_lies(void **state)
 		{ e_rule_mode4, "bad entry", "rule mode 4" },
 		{ e_rule_nsfx, "bad entry", "rule nsuffixes" },
 		{ e_rule_sfx_off, "bad entry", "rule suffix offset" },
+		{ e_rule_sfx_index, "bad entry", "rule suffix index" },
+		{ e_rule_sfx_index_wrap, "bad entry",
+		  "rule suffix index wraps" },
+		{ e_nsfx, "too many entries", "suffix count" },
+		{ e_bloom_section, "section out of bounds", "hide filter" },
+		{ e_reserved, "section out of bounds", "reserved field" },
+		{ e_sfx_section, "section out of bounds", "suffix section" },
 		{ e_rule_src, "bad entry", "rule src offset" },
 		{ e_rule_unsorted, "bad entry", "rules unsorted" },
 		{ e_rule_mode_order, "bad entry",
