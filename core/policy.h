@@ -269,6 +269,11 @@ struct sbx_rule {
  * (bad path or suffix, no memory).  Everything is copied. */
 int sbx_policy_add_rule(struct sbx_policy *p, const struct sbx_rule *r,
 			struct sbx_err *err);
+/* The same with r->root already resolved into norm (sbx_path_norm of
+ * it against the project and home, resolving links), as the caller's
+ * check of that very resolution found it; NULL: resolve here. */
+int sbx_policy_add_rule_norm(struct sbx_policy *p, const struct sbx_rule *r,
+			     const char *norm, struct sbx_err *err);
 /* The same for a rule with no suffixes and no size limit. */
 int sbx_policy_add_path(struct sbx_policy *p, const char *root,
 			enum sbx_pmode mode, unsigned flags, struct sbx_src src,

@@ -221,17 +221,20 @@ static int check_rule(const struct sbx_rule *r, struct sbx_err *err)
 	return 0;
 }
 
-int sbx_policy_add_rule(struct sbx_policy *p, const struct sbx_rule *r,
-			struct sbx_err *err)
+int sbx_policy_add_rule_norm(struct sbx_policy *p, const struct sbx_rule *r,
+			     const char *norm, struct sbx_err *err)
 {
-	char norm[PATH_MAX];
+	char buf[PATH_MAX], pw[PATH_MAX];
 	struct sbx_rule in;
 
 	if (check_rule(r, err) < 0)
 		return -1;
-	if (sbx_path_norm(r->root, p->project, p->home, 1, norm, sizeof(norm)) <
-	    0)
-		return sbx_errf(err, errno, "bad path '%s'", r->root);
+	if (!norm) {
+		if (sbx_path_norm(r->root, p->project, p->home, 1, buf,
+				  sizeof(buf)) < 0)
+			return sbx_errf(err, errno, "bad path '%s'", r->root);
+		norm = buf;
+	}
 	if (r->root[0] != '~')
 		return sbx_rule_add_norm(p, norm, r, err);
 	in = *r;
@@ -242,10 +245,16 @@ int sbx_policy_add_rule(struct sbx_policy *p, const struct sbx_rule *r,
 	 * account's home as well (never what is writable). */
 	if (!p->home_pw || r->mode == SBX_RW)
 		return 0;
-	if (sbx_path_norm(r->root, p->project, p->home_pw, 1, norm,
-			  sizeof(norm)) < 0)
+	if (sbx_path_norm(r->root, p->project, p->home_pw, 1, pw, sizeof(pw)) <
+	    0)
 		return sbx_errf(err, errno, "bad path '%s'", r->root);
-	return sbx_rule_add_norm(p, norm, &in, err);
+	return sbx_rule_add_norm(p, pw, &in, err);
+}
+
+int sbx_policy_add_rule(struct sbx_policy *p, const struct sbx_rule *r,
+			struct sbx_err *err)
+{
+	return sbx_policy_add_rule_norm(p, r, NULL, err);
 }
 
 int sbx_policy_add_path(struct sbx_policy *p, const char *root,

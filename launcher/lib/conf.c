@@ -197,6 +197,7 @@ static int apply_path(struct sbx_policy *p, const struct sbx_ctn *g,
 	static const char *const keys[] = { "root", "mode", "suffixes",
 					    "max_file_bytes", NULL };
 	const char *sfx[SBX_MAX_SUFFIXES];
+	char res[PATH_MAX];
 	struct sbx_rule r = { .suffixes = sfx };
 	const struct sbx_ctn *root, *mode, *s;
 	struct sbx_err e2;
@@ -223,8 +224,8 @@ static int apply_path(struct sbx_policy *p, const struct sbx_ctn *g,
 		return -1;
 	r.root = ct_str(root);
 	r.src = src_of(root);
-	if (sbx_conf_check_root_link(p, &r, &e2) < 0 ||
-	    sbx_policy_add_rule(p, &r, &e2) < 0)
+	if (sbx_conf_check_root_link(p, &r, res, &e2) < 0 ||
+	    sbx_policy_add_rule_norm(p, &r, res[0] ? res : NULL, &e2) < 0)
 		return cfail(err, root, "%s", e2.msg);
 	return 0;
 }

@@ -45,9 +45,11 @@ int sbx_conf_remove_path(const struct sbx_locs *l, const char *root,
 int sbx_conf_inrepo_trusted(struct sbx_policy *p, const struct sbx_locs *l,
 			    char **out, struct sbx_err *err);
 /* -1 when a rw/ro root named inside the project resolves outside it
- * through a symlink (E-10). */
+ * through a symlink (E-10).  res: the root as resolved for the check
+ * (for sbx_policy_add_rule_norm, so the rule is what was checked), or
+ * "" when it was not resolved. */
 int sbx_conf_check_root_link(struct sbx_policy *p, const struct sbx_rule *r,
-			     struct sbx_err *err);
+			     char res[PATH_MAX], struct sbx_err *err);
 /* On during sbx_conf_load: the project is resolved once for every root
  * checked (off: once per check). */
 void sbx_conf_project_memo(int on);

@@ -355,18 +355,24 @@ static int project_real(const char *project, char out[PATH_MAX])
 	return 0;
 }
 
+/* res[0] is '\0' unless v was resolved into it (lexically in the
+ * project). */
 static int leaves_project(const char *v, const char *project, const char *home,
 			  char res[PATH_MAX], char link[PATH_MAX])
 {
 	char lex[PATH_MAX], proj[PATH_MAX];
 
+	res[0] = '\0';
 	/* lexically outside the project: nothing to resolve (issue 17: a
 	 * resolution is a syscall or more per root) */
 	if (!project || sbx_path_norm(v, project, home, 0, lex, PATH_MAX) < 0 ||
 	    project_real(project, proj) < 0 ||
-	    !(under(lex, proj) || under(lex, project)) ||
-	    sbx_path_norm(v, project, home, 1, res, PATH_MAX) < 0)
+	    !(under(lex, proj) || under(lex, project)))
 		return 0; /* the caller says what is wrong with it */
+	if (sbx_path_norm(v, project, home, 1, res, PATH_MAX) < 0) {
+		res[0] = '\0';
+		return 0;
+	}
 	if (under(res, proj))
 		return 0;
 	snprintf(link, PATH_MAX, "%s", lex);
@@ -391,10 +397,11 @@ static int leaves_project(const char *v, const char *project, const char *home,
  * something else.  Refused, with the link and the fix; a root meant to be
  * elsewhere is written as its target. */
 int sbx_conf_check_root_link(struct sbx_policy *p, const struct sbx_rule *r,
-			     struct sbx_err *err)
+			     char res[PATH_MAX], struct sbx_err *err)
 {
-	char res[PATH_MAX], link[PATH_MAX];
+	char link[PATH_MAX];
 
+	res[0] = '\0';
 	if (r->mode == SBX_HIDE ||
 	    !leaves_project(r->root, p->project, p->home, res, link))
 		return 0;
