@@ -32,27 +32,31 @@ static char cwd_buf[PATH_MAX];
 static unsigned cwd_seq; /* odd while a writer copies */
 static int cwd_stale = 1;
 
-/* Refresh from the kernel; only the process the cache belongs to. */
-static void cwd_refresh(void)
+/* Store cwd (n bytes with its NUL, absolute) in the cache, or mark the
+ * cache stale when another writer is busy; only the process the cache
+ * belongs to. */
+static void cwd_store(const char *cwd, long n)
 {
-	char tmp[PATH_MAX];
 	unsigned s = __atomic_load_n(&cwd_seq, __ATOMIC_ACQUIRE);
-	long n = sys_getcwd(tmp, sizeof(tmp));
 
-	if (n <= 0 || tmp[0] != '/' || (s & 1) ||
+	if (n <= 0 || cwd[0] != '/' || (s & 1) ||
 	    !__atomic_compare_exchange_n(&cwd_seq, &s, s + 1, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&cwd_stale, 1, __ATOMIC_RELEASE);
 		return;
 	}
-	memcpy(cwd_buf, tmp, (size_t)n);
+	memcpy(cwd_buf, cwd, (size_t)n);
 	__atomic_store_n(&cwd_stale, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&cwd_seq, s + 2, __ATOMIC_RELEASE);
 }
 
-void shim_cwd_init(void)
+/* Refresh from the kernel. */
+static void cwd_refresh(void)
 {
-	cwd_refresh();
+	char tmp[PATH_MAX];
+	long n = sys_getcwd(tmp, sizeof(tmp));
+
+	cwd_store(tmp, n);
 }
 
 /*
@@ -137,10 +141,13 @@ int shim_cwd_get(char *out, size_t sz, int fresh)
 	    cwd_cached(out, sz) == 0)
 		return 0;
 	rc = cwd_fresh(out, sz);
-	/* A stale cache heals itself in the process it belongs to. */
+	/* A stale cache heals itself in the process it belongs to.  That
+	 * is also how it is first filled: the constructor leaves it stale
+	 * (a getcwd, and a page of cwd_buf, in every program started,
+	 * most of which never check a relative path). */
 	if (rc == 0 && __atomic_load_n(&cwd_stale, __ATOMIC_ACQUIRE) &&
 	    sys_getpid() == shim_g.pid)
-		cwd_refresh();
+		cwd_store(out, (long)strlen(out) + 1);
 	errno = saved;
 	return rc;
 }

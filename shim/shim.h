@@ -227,7 +227,6 @@ int shim_abspath(int dirfd, const char *path, int fresh, char *out, size_t sz);
 int shim_fdpath(int fd, char *out, size_t sz);
 
 /* cwd.c: the cached working directory. */
-void shim_cwd_init(void);
 int shim_cwd_get(char *out, size_t sz, int fresh);
 void shim_cwd_changed(void);
 /* Is the cwd covered by a rule that does not hide it?  1 yes, 0 not

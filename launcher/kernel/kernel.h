@@ -127,6 +127,10 @@ struct sbx_exit {
 	int timed_out;
 	int exec_errno; /* exec failed in the child: 126/127 */
 	uint64_t duration_ns;
+	/* Linux: the tree is gone but pid 1 may still be tearing its
+	 * namespaces down; settle() waits for it.  -1: nothing to wait. */
+	int settle_fd;
+	pid_t settle_pid;
 };
 
 /* launch(): the sandbox could not be made and nothing ran, for a reason
@@ -180,6 +184,11 @@ struct sbx_backend {
 	 * -1 with err (nothing ran), or SBX_LAUNCH_RETRY. */
 	int (*launch)(struct sbx_launch *l, struct sbx_exit *x,
 		      struct sbx_err *err);
+	/* After launch() returned 0 and the exit repair is done: wait for
+	 * what is left of the run to end (no process of the sandbox runs
+	 * any more; Linux: pid 1's own exit), so that nothing of the run
+	 * outlives sbx_run().  Once, whatever launch() returned. */
+	void (*settle)(struct sbx_exit *x);
 	/* The kernel layers of a run in this mode, comma-separated. */
 	void (*layers)(const struct sbx_policy *p, enum sbx_kmode mode,
 		       const struct sbx_features *f, char *buf, size_t n);

@@ -250,7 +250,16 @@ struct run_ctx {
 	int perdir_failed; /* new per-directory names not moved (perdir.c) */
 	struct sbx_guard guard; /* existing ones the shim alone holds */
 	struct sbx_journal journal; /* the plants, written down (journal.c) */
+	struct sbx_exit settle; /* the launch's, until settle() */
 };
+
+/* What is left of the launch ends before sbx_run() returns (kernel.h's
+ * settle): called after the exit repair, which it overlaps. */
+static void settle(struct run_ctx *c)
+{
+	if (c->settle.settle_fd >= 0)
+		c->b->settle(&c->settle);
+}
 
 /* A warning: to the caller at once (on_warning), and into the result.
  * The library never prints. */
@@ -450,9 +459,12 @@ static int report_created(struct run_ctx *c)
 	for (size_t i = 0; i < c->pol.nrules; i++) {
 		const struct sbx_path_rule *r = &c->pol.rules[i];
 
-		if (!(r->flags & SBX_RF_ABSENT) || lstat(r->root, &st) < 0 ||
-		    !sandbox_writable(&c->pol, r->root) ||
-		    sbx_plants_watched(&c->plants, r->root))
+		/* a watched one was moved aside or said already: no lstat
+		 * (about 70 of them, on the way out the user waits for) */
+		if (!(r->flags & SBX_RF_ABSENT) ||
+		    sbx_plants_watched(&c->plants, r->root) ||
+		    lstat(r->root, &st) < 0 ||
+		    !sandbox_writable(&c->pol, r->root))
 			continue;
 		run_warn(c,
 			 "'%s' was created during the run; it is "
@@ -559,7 +571,7 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 	struct sbx_env env;
 	char *shellv[4], report[128];
 	struct sbx_launch l = { 0 };
-	struct sbx_exit x = { 0 };
+	struct sbx_exit x = { .settle_fd = -1 };
 	int r;
 
 	c->b->report_addr(report, sizeof(report));
@@ -621,6 +633,9 @@ static int do_launch(struct run_ctx *c, struct sbx_result *res,
 		return 0;
 	}
 	r = c->b->launch(&l, &x, err);
+	c->settle = x;
+	if (r != 0) /* nothing to repair: no overlap to win */
+		settle(c);
 	forget_seen(report);
 	if (c->proxy.fd >= 0) { /* launch() failed before taking it */
 		close(c->proxy.fd);
@@ -739,6 +754,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 		goto fail;
 	}
 	c->journal.fd = -1;
+	c->settle.settle_fd = -1;
 	if (!s || !req || (!req->shell && (!req->argv || !req->argv[0]))) {
 		rc = SBX_E_ARG;
 		sbx_errf(&err, 0, "no command to run");
@@ -793,6 +809,7 @@ static int run_locked(sbx_t *s, const struct sbx_run_req *req,
 	sbx_policy_free(&c->pol);
 	free(c->cpol);
 	free(c->feat);
+	settle(c);
 	free(c);
 	*out = res;
 	return SBX_OK;
@@ -801,6 +818,7 @@ fail:
 	if (c && c->have_pol)
 		sbx_policy_free(&c->pol);
 	if (c) {
+		settle(c);
 		sbx_journal_end(&c->journal, 1); /* the next run checks */
 		sbx_plants_free(&c->plants);
 		sbx_guard_free(&c->guard);

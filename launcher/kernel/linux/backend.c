@@ -212,6 +212,7 @@ static const struct sbx_backend linux_backend = {
 	.proxy_open = linux_proxy_open,
 	.report_addr = linux_report_addr,
 	.launch = sbx_linux_launch,
+	.settle = sbx_linux_settle,
 	.layers = linux_layers,
 	.inside = linux_inside,
 	.feature_lines = linux_feature_lines,

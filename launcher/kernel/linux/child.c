@@ -547,20 +547,55 @@ int sbx_pidns_has_pid_max(void)
 	       (maj > 6 || (maj == 6 && min >= 14));
 }
 
-static int write_sysctl(const char *path, unsigned long long v,
-			struct sbx_err *e)
+/* One write of text to a /proc file; 0, or -1 with e (errno kept). */
+static int write_text(const char *path, const char *text, struct sbx_err *e)
 {
-	char buf[32];
-	int fd, n, rc;
+	size_t n = strlen(text);
+	int fd, rc;
 
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return sbx_errf(e, errno, "%s", path);
-	n = snprintf(buf, sizeof buf, "%llu\n", v);
-	rc = write(fd, buf, (size_t)n) == n ? 0
-					    : sbx_errf(e, errno, "%s", path);
+	rc = write(fd, text, n) == (ssize_t)n ? 0
+					      : sbx_errf(e, errno, "%s", path);
 	close(fd);
 	return rc;
+}
+
+static int write_sysctl(const char *path, unsigned long long v,
+			struct sbx_err *e)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%llu\n", v);
+	return write_text(path, buf, e);
+}
+
+/*
+ * uid_map and gid_map map the caller's ids to themselves and nothing
+ * else: root stays 0, a user stays who they are, so files created in the
+ * project keep their owner.  pid 1 writes its own, as unshare -U does
+ * (it holds every capability in its new user namespace, and a single line
+ * mapping the creator's own id needs no more), before it makes itself
+ * non-dumpable (its /proc files would then be root's): no round trip
+ * through the supervisor.  setgroups must be denied before an
+ * unprivileged gid_map; it also keeps the sandbox from dropping a
+ * supplementary group that denies it something.
+ */
+int sbx_pid1_maps(const struct sup *s, struct sbx_err *e)
+{
+	char line[64];
+
+	if (write_text("/proc/self/setgroups", "deny", e) < 0 &&
+	    errno != ENOENT)
+		return -1;
+	snprintf(line, sizeof line, "%u %u 1\n", (unsigned)s->uid,
+		 (unsigned)s->uid);
+	if (write_text("/proc/self/uid_map", line, e) < 0)
+		return -1;
+	snprintf(line, sizeof line, "%u %u 1\n", (unsigned)s->gid,
+		 (unsigned)s->gid);
+	return write_text("/proc/self/gid_map", line, e);
 }
 
 static int pid_limit(uint64_t nproc, struct sbx_err *e)

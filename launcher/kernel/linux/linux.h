@@ -76,6 +76,9 @@ void sbx_linux_plan(const struct sbx_policy *p, enum sbx_kmode mode,
  * struct sbx_backend's launch). */
 int sbx_linux_launch(struct sbx_launch *l, struct sbx_exit *x,
 		     struct sbx_err *err);
+/* Wait for pid 1's exit after the tree is gone (struct sbx_backend's
+ * settle). */
+void sbx_linux_settle(struct sbx_exit *x);
 
 /* The layers, each usable alone (called in the child, single-threaded,
  * before exec).  All return 0 or -1 with err. */

@@ -23,9 +23,12 @@
  *
  * The command process does the same in both modes: setsid, limits,
  * no_new_privs, capabilities dropped, Landlock, seccomp, exec.  pid 1
- * builds the mount view first.  pid 1 and the keeper fork the command and
- * reap; when the command exits they pass its wait status up and exit.  In
- * full mode the kernel then kills whatever is left in the pid namespace;
+ * builds the mount view first.  pid 1 and the keeper start the command
+ * (clone with CLONE_VM|CLONE_VFORK, reaper.c) and reap; when the command
+ * exits they pass its wait status up and exit.  In full mode pid 1 first
+ * kills and reaps whatever is left in the pid namespace (MSG_GONE: the
+ * supervisor need not wait for pid 1's exit, which tears the namespaces
+ * down, before its exit repair; settle() waits for it after);
  * the keeper, a child subreaper that every orphan reparents to, kills the
  * rest itself, and does so too when the supervisor dies.  Either way
  * nothing the command started survives it (PRC-03, PRC-04).
@@ -57,6 +60,9 @@ enum {
 	MSG_NETPROXY, /* SCM_RIGHTS: the proxy's listening socket (full) */
 	MSG_NOTIF, /* SCM_RIGHTS: the seccomp listener (notif.c) */
 	MSG_STOPPED, /* val: the signal that stopped the command (keep_tty) */
+	MSG_GONE, /* val: the command's wait status, from pid 1 of full
+		   * mode, which has killed and reaped every other process
+		   * of the namespace: the tree is gone (reaper.c) */
 };
 
 struct chan_msg {
@@ -80,7 +86,9 @@ struct sup {
 	enum sbx_kmode mode;
 	char report_name[64];
 	int chan[2]; /* [0] supervisor, [1] children until exec */
-	int sync[2]; /* full mode: the "maps written, go" byte */
+	int sync[2]; /* full mode: [1] open while the supervisor lives */
+	uid_t uid; /* the caller's effective ids, mapped to themselves */
+	gid_t gid;
 	int cfd[3]; /* dup'ed onto 0, 1, 2 in the child, or -1 */
 	int cpipe[3]; /* our pipe ends that belong to the child */
 	int fd[P_N];
@@ -99,6 +107,8 @@ struct sup {
 	unsigned long foreign_records; /* RPT-01: not from the sandbox */
 	unsigned long long child_start; /* clock ticks since boot */
 	int child_done, child_status;
+	int tree_gone; /* MSG_GONE: pid 1 may still be exiting */
+	int reaped; /* the child was waited for */
 	int cmd_status_known, cmd_status;
 	int failed, clone_failed, exec_errno, timed_out;
 	size_t in_off;
@@ -132,6 +142,8 @@ void sbx_layer_failed(const struct sup *s, const char *layer,
 /* Stdio onto 0-2, every other descriptor closed but the channel (and,
  * with keep_sync, pid 1's sync pipe). */
 int sbx_child_fds(const struct sup *s, int keep_sync);
+/* pid 1, first: its user namespace's id maps; 0, or -1 with e. */
+int sbx_pid1_maps(const struct sup *s, struct sbx_err *e);
 /* pid 1's set-up: mount view, loopback, capabilities dropped. */
 void sbx_pid1_setup(const struct sup *s);
 /* The command process: the layers, then exec; never returns. */

@@ -1,9 +1,9 @@
 /*
  * supervisor.c - sbx_linux_launch(): the parent side of one sandboxed command
- * (spawn.h).  It opens the channel,
- * the capture pipes and a signalfd, starts pid 1 (full mode: a raw clone
- * into new namespaces, then the id maps) or the keeper (landlock-only),
- * and loops until the tree is gone: poll on the signalfd (SIGCHLD, and
+ * (spawn.h).  It opens the channel, the capture pipes and a signalfd,
+ * starts pid 1 (full mode: a raw clone into new namespaces; pid 1 writes
+ * its own id maps) or the keeper (landlock-only), and loops until the
+ * tree is gone: poll on the signalfd (SIGCHLD, and
  * SIGINT/SIGTERM/SIGHUP to forward), the channel, the report socket, the
  * capture pipes and the stdin feed, with the timeout as the deadline.
  *
@@ -149,43 +149,8 @@ static int take_signals(struct sup *s)
 	return 0;
 }
 
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), rc = 0;
-	size_t n = strlen(text);
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, text, n) != (ssize_t)n)
-		rc = -1;
-	close(fd);
-	return rc;
-}
-
-/* uid_map and gid_map map the caller's ids to themselves and nothing
- * else: root stays 0, a user stays who they are, so files created in the
- * project keep their owner.  Written from here, the parent user namespace,
- * while the child waits on the sync pipe.  setgroups must be denied before
- * an unprivileged gid_map; it also keeps the sandbox from dropping a
- * supplementary group that denies it something. */
-static int write_maps(struct sup *s, pid_t pid)
-{
-	char path[64], line[64];
-
-	snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
-	if (write_file(path, "deny") < 0 && errno != ENOENT)
-		return sbx_errf(s->err, 0, "namespaces: %s: %m", path);
-	snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
-	snprintf(line, sizeof line, "%u %u 1\n", geteuid(), geteuid());
-	if (write_file(path, line) < 0)
-		return sbx_errf(s->err, 0, "namespaces: %s: %m", path);
-	snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
-	snprintf(line, sizeof line, "%u %u 1\n", getegid(), getegid());
-	if (write_file(path, line) < 0)
-		return sbx_errf(s->err, 0, "namespaces: %s: %m", path);
-	return 0;
-}
-
+/* sync[1] stays open until the cleanup: pid 1 reads its end's hang-up as
+ * "the supervisor is gone" (reaper.c). */
 static void close_child_ends(struct sup *s)
 {
 	int i;
@@ -225,14 +190,7 @@ static int start_full(struct sup *s)
 	s->child = pid;
 	s->fd[P_CHILD] = (int)syscall(SYS_pidfd_open, pid, 0);
 	close_child_ends(s);
-	if (write_maps(s, pid) < 0) {
-		s->clone_failed = 1;
-		return -1; /* the cleanup kills the child */
-	}
-	if (write(s->sync[1], "g", 1) != 1)
-		return sbx_errf(s->err, 0, "namespaces: sync: %m");
-	close_fd(&s->sync[1]);
-	return 0;
+	return 0; /* pid 1 writes its own id maps (child.c) */
 }
 
 /* Landlock-only: the keeper does the work (keeper_main); we are a child
@@ -291,6 +249,7 @@ static void reap(struct sup *s)
 
 	if (waitpid(s->child, &st, WNOHANG | __WALL) != s->child)
 		return;
+	s->reaped = 1;
 	s->child_status = st;
 	if (s->mode == SBX_KMODE_LANDLOCK)
 		sbx_kill_tree(s->self, s->child_start, 0, got_child, s);
@@ -416,6 +375,14 @@ static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 	case MSG_STATUS:
 		s->cmd_status = m->val;
 		s->cmd_status_known = 1;
+		break;
+	case MSG_GONE: /* pid 1 reaped the whole tree (reaper.c) */
+		s->cmd_status = m->val;
+		s->cmd_status_known = 1;
+		if (s->mode == SBX_KMODE_FULL && !s->child_done) {
+			s->tree_gone = 1;
+			child_finished(s);
+		}
 		break;
 	case MSG_NOTIF:
 		if (*fd < 0 || s->fd[P_NOTIF] >= 0)
@@ -706,12 +673,46 @@ static void restore_signals(struct sup *s)
 			sigaction(fwd_signals[i], &s->oldign[i], NULL);
 }
 
+/* The tree is gone (MSG_GONE) and pid 1 is still exiting: its pidfd goes
+ * to settle(), which the library calls after its exit repair, so that
+ * the two overlap; without a pidfd, wait here. */
+static void hand_settle(struct sup *s)
+{
+	int st;
+
+	if (!s->tree_gone || s->reaped)
+		return;
+	if (s->fd[P_CHILD] >= 0) {
+		s->x->settle_fd = s->fd[P_CHILD];
+		s->x->settle_pid = s->child;
+		s->fd[P_CHILD] = -1;
+		return;
+	}
+	while (waitpid(s->child, &st, __WALL) < 0 && errno == EINTR)
+		;
+}
+
+void sbx_linux_settle(struct sbx_exit *x)
+{
+	struct pollfd p = { .fd = x->settle_fd, .events = POLLIN };
+	int st;
+
+	if (x->settle_fd < 0)
+		return;
+	while (poll(&p, 1, -1) < 0 && errno == EINTR)
+		;
+	(void)waitpid(x->settle_pid, &st, WNOHANG | __WALL);
+	close(x->settle_fd);
+	x->settle_fd = -1;
+}
+
 static void sup_cleanup(struct sup *s)
 {
 	int i;
 
 	if (s->child > 0 && !s->child_done)
 		abort_child(s);
+	hand_settle(s);
 	sbx_supnet_stop(s);
 	if (s->l->proxy)
 		close_fd(&s->l->proxy->fd);
@@ -744,6 +745,8 @@ static void sup_init(struct sup *s, struct sbx_launch *l, struct sbx_exit *x,
 	s->err = err;
 	s->mode = l->mode;
 	s->self = getpid();
+	s->uid = geteuid();
+	s->gid = getegid();
 	s->old_dumpable = -1;
 	s->chan[0] = s->chan[1] = s->sync[0] = s->sync[1] = -1;
 	for (i = 0; i < 3; i++)
@@ -752,6 +755,7 @@ static void sup_init(struct sup *s, struct sbx_launch *l, struct sbx_exit *x,
 		s->fd[i] = -1;
 	l->report_fd = -1;
 	memset(x, 0, sizeof *x);
+	x->settle_fd = -1;
 	err->msg[0] = '\0';
 }
 
