@@ -158,13 +158,20 @@ static int protect_root(struct sbx_policy *p, const char *e, char *out,
 			       : 0;
 	for (size_t i = plen + 1; i <= strlen(out); i++) {
 		char save = out[i];
+		int gone;
 
 		if (save != '/' && save != '\0')
 			continue;
 		out[i] = '\0';
-		if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
+		/* a missing component: no link there nor below it (most of
+		 * a profile's protected names, answered from one listing of
+		 * the project, add_protect's dircache) */
+		gone = sbx_dircache_absent(out) != 0;
+		if (!gone && lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
 			return symlinked_protect(p, out, err);
 		out[i] = save;
+		if (gone)
+			break;
 	}
 	return 0;
 }
@@ -174,25 +181,28 @@ static int protect_root(struct sbx_policy *p, const char *e, char *out,
 static int add_protect(struct sbx_policy *p, struct sbx_err *err)
 {
 	char root[PATH_MAX];
+	int dc = sbx_dircache_begin(), rc = 0;
 
-	for (size_t i = 0; i < p->protect.n; i++) {
+	for (size_t i = 0; rc == 0 && i < p->protect.n; i++) {
 		struct sbx_rule pr = { .mode = SBX_RO,
 				       .flags = SBX_RF_PROTECT,
 				       .src = p->protect.src[i] };
 		struct sbx_path_rule *old;
 
 		if (protect_root(p, p->protect.v[i], root, sizeof(root), err) <
-		    0)
-			return -1;
+		    0) {
+			rc = -1;
+			break;
+		}
 		/* never turn the project or the private /tmp read-only */
 		old = sbx_rule_find(p, root);
 		if (old && (old->flags & (SBX_RF_PROJECT | SBX_RF_TMP)))
 			continue;
 		pr.root = root;
-		if (sbx_rule_add_norm(p, root, &pr, err) < 0)
-			return -1;
+		rc = sbx_rule_add_norm(p, root, &pr, err) < 0 ? -1 : 0;
 	}
-	return 0;
+	sbx_dircache_end(dc);
+	return rc;
 }
 
 /* A writable root (the project, a flag) between hide h and rule r: a
