@@ -307,11 +307,18 @@ int sbx_plants_check(struct sbx_plants *pl,
 	return failed;
 }
 
-int sbx_plants_watched(const struct sbx_plants *pl, const char *path)
+int sbx_plants_watched(struct sbx_plants *pl, const char *path)
 {
-	for (size_t i = 0; i < pl->n; i++)
-		if (strcmp(pl->v[i].path, path) == 0)
+	/* asked in the order they were noted (run.c walks the same rules):
+	 * from the one after the last found, so mostly at the first try */
+	for (size_t k = 0; k < pl->n; k++) {
+		size_t i = (pl->next + k) % pl->n;
+
+		if (strcmp(pl->v[i].path, path) == 0) {
+			pl->next = i + 1;
 			return 1;
+		}
+	}
 	return 0;
 }
 
@@ -322,4 +329,5 @@ void sbx_plants_free(struct sbx_plants *pl)
 	free(pl->v);
 	pl->v = NULL;
 	pl->n = 0;
+	pl->next = 0;
 }
