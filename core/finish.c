@@ -162,6 +162,12 @@ static int protect_root(struct sbx_policy *p, const char *e, char *out,
 		if (save != '/' && save != '\0')
 			continue;
 		out[i] = '\0';
+		/* missing (a listing says so: dircache.c): so is the rest,
+		 * and no link is on the way */
+		if (sbx_dircache_absent(out)) {
+			out[i] = save;
+			break;
+		}
 		if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
 			return symlinked_protect(p, out, err);
 		out[i] = save;
