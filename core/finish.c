@@ -158,20 +158,19 @@ static int protect_root(struct sbx_policy *p, const char *e, char *out,
 			       : 0;
 	for (size_t i = plen + 1; i <= strlen(out); i++) {
 		char save = out[i];
-		int gone;
 
 		if (save != '/' && save != '\0')
 			continue;
 		out[i] = '\0';
-		/* a missing component: no link there nor below it (most of
-		 * a profile's protected names, answered from one listing of
-		 * the project, add_protect's dircache) */
-		gone = sbx_dircache_absent(out) != 0;
-		if (!gone && lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
+		/* missing (a listing says so: dircache.c): so is the rest,
+		 * and no link is on the way */
+		if (sbx_dircache_absent(out)) {
+			out[i] = save;
+			break;
+		}
+		if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
 			return symlinked_protect(p, out, err);
 		out[i] = save;
-		if (gone)
-			break;
 	}
 	return 0;
 }
@@ -181,28 +180,25 @@ static int protect_root(struct sbx_policy *p, const char *e, char *out,
 static int add_protect(struct sbx_policy *p, struct sbx_err *err)
 {
 	char root[PATH_MAX];
-	int dc = sbx_dircache_begin(), rc = 0;
 
-	for (size_t i = 0; rc == 0 && i < p->protect.n; i++) {
+	for (size_t i = 0; i < p->protect.n; i++) {
 		struct sbx_rule pr = { .mode = SBX_RO,
 				       .flags = SBX_RF_PROTECT,
 				       .src = p->protect.src[i] };
 		struct sbx_path_rule *old;
 
 		if (protect_root(p, p->protect.v[i], root, sizeof(root), err) <
-		    0) {
-			rc = -1;
-			break;
-		}
+		    0)
+			return -1;
 		/* never turn the project or the private /tmp read-only */
 		old = sbx_rule_find(p, root);
 		if (old && (old->flags & (SBX_RF_PROJECT | SBX_RF_TMP)))
 			continue;
 		pr.root = root;
-		rc = sbx_rule_add_norm(p, root, &pr, err) < 0 ? -1 : 0;
+		if (sbx_rule_add_norm(p, root, &pr, err) < 0)
+			return -1;
 	}
-	sbx_dircache_end(dc);
-	return rc;
+	return 0;
 }
 
 /* A writable root (the project, a flag) between hide h and rule r: a
