@@ -697,10 +697,8 @@ static void check_repo(struct new_repos *n, char *path, size_t len)
  * parent) and whose contents did not change since the run started holds
  * no new .git and nothing to descend into: no need to read it.  Trees of
  * packages are mostly such leaves.  Filesystems that count directory
- * links differently (btrfs says 1) are always read.  "Did not change" is
- * the change time: an entry made moves both times, and the run can set
- * the modification time back (touch -d) but not the change time, which
- * that moves too.
+ * links differently (btrfs says 1) are always read.  The change time,
+ * not the modification time, which the run can set back (touch -d).
  */
 static int worth_reading(int dfd, const char *name, const struct timespec *s)
 {
