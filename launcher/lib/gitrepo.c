@@ -491,7 +491,7 @@ static int not_scanned(const char *name)
 					    "__pycache__", "target" };
 
 	for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
-		if (!strcmp(name, skip[i]))
+		if (name[0] == skip[i][0] && !strcmp(name, skip[i]))
 			return 1;
 	return 0;
 }
