@@ -220,6 +220,29 @@ static int too_big(const struct sbx_policy *p, size_t *nsfx,
 	return 1;
 }
 
+/* The sections' counts and offsets in h; returns where the string table
+ * starts. */
+static size_t layout(const struct sbx_policy *p, size_t nsfx,
+		     struct sbx_cpol_hdr *h)
+{
+	h->off_rules = (uint32_t)align8(sizeof(*h));
+	h->nrules = (uint32_t)p->nrules;
+	h->off_exec = (uint32_t)align8(
+		h->off_rules + p->nrules * sizeof(struct sbx_cpol_rule));
+	h->nexec = (uint32_t)p->nexec;
+	h->off_allow = (uint32_t)align8(
+		h->off_exec + p->nexec * sizeof(struct sbx_cpol_exec));
+	h->nallow = (uint32_t)p->nallow;
+	h->off_sock = (uint32_t)align8(
+		h->off_allow + p->nallow * sizeof(struct sbx_cpol_allow));
+	h->nsock = (uint32_t)p->unix_sockets.n;
+	h->off_sfx = (uint32_t)align8(h->off_sock +
+				      p->unix_sockets.n * sizeof(uint32_t));
+	h->nsfx = (uint32_t)nsfx;
+	h->off_bloom = (uint32_t)align8(h->off_sfx + nsfx * sizeof(uint32_t));
+	return h->off_bloom + SBX_CPOL_BLOOM_WORDS * sizeof(uint64_t);
+}
+
 int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 		   unsigned flags, void **bufp, size_t *lenp,
 		   struct sbx_err *err)
@@ -231,22 +254,7 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 
 	if (too_big(p, &nsfx, err))
 		return -1;
-	h.off_rules = (uint32_t)align8(sizeof(h));
-	h.nrules = (uint32_t)p->nrules;
-	h.off_exec = (uint32_t)align8(h.off_rules +
-				      p->nrules * sizeof(struct sbx_cpol_rule));
-	h.nexec = (uint32_t)p->nexec;
-	h.off_allow = (uint32_t)align8(h.off_exec +
-				       p->nexec * sizeof(struct sbx_cpol_exec));
-	h.nallow = (uint32_t)p->nallow;
-	h.off_sock = (uint32_t)align8(
-		h.off_allow + p->nallow * sizeof(struct sbx_cpol_allow));
-	h.nsock = (uint32_t)p->unix_sockets.n;
-	h.off_sfx = (uint32_t)align8(h.off_sock +
-				     p->unix_sockets.n * sizeof(uint32_t));
-	h.nsfx = (uint32_t)nsfx;
-	h.off_bloom = (uint32_t)align8(h.off_sfx + nsfx * sizeof(uint32_t));
-	off = h.off_bloom + SBX_CPOL_BLOOM_WORDS * sizeof(uint64_t);
+	off = layout(p, nsfx, &h);
 	buf = calloc(1, off);
 	st.buf = calloc(1, 256); /* offset 0 is the empty string */
 	st.cap = 256;

@@ -162,6 +162,12 @@ static int protect_root(struct sbx_policy *p, const char *e, char *out,
 		if (save != '/' && save != '\0')
 			continue;
 		out[i] = '\0';
+		/* missing (a listing says so: dircache.c): so is the rest,
+		 * and no link is on the way */
+		if (sbx_dircache_absent(out)) {
+			out[i] = save;
+			break;
+		}
 		if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
 			return symlinked_protect(p, out, err);
 		out[i] = save;
@@ -421,6 +427,7 @@ int sbx_policy_for_run(struct sbx_policy *out, const struct sbx_policy *p,
 		       const struct sbx_run_adj *adj, struct sbx_err *err)
 {
 	struct stat st;
+	int dc;
 
 	if (sbx_policy_copy(out, p, err) < 0)
 		return -1;
@@ -435,16 +442,27 @@ int sbx_policy_for_run(struct sbx_policy *out, const struct sbx_policy *p,
 	 * mount (that would leave a stub on the host), and the shim must not
 	 * refuse to create it either (git init makes .git/hooks).  Marked
 	 * here; the run says loudly if it appeared (THREATS LCH-07, PER-03). */
+	/* (one listing per directory, not one lstat per name: dircache.c) */
+	dc = sbx_dircache_begin();
 	for (size_t i = 0; i < out->nrules; i++)
 		if ((out->rules[i].flags & SBX_RF_PROTECT) &&
-		    lstat(out->rules[i].root, &st) < 0)
+		    (sbx_dircache_absent(out->rules[i].root) ||
+		     lstat(out->rules[i].root, &st) < 0))
 			out->rules[i].flags |= SBX_RF_ABSENT;
 	/* A hidden path that is not there (~/.npmrc of someone without
 	 * npm credentials): a program looking for it finds nothing, as it
 	 * would outside, and nothing is said (issue 13). */
-	for (size_t i = 0; i < out->nrules; i++)
-		if (out->rules[i].mode == SBX_HIDE &&
-		    lstat(out->rules[i].root, &st) < 0 && errno == ENOENT)
+	for (size_t i = 0; i < out->nrules; i++) {
+		int e;
+
+		if (out->rules[i].mode != SBX_HIDE)
+			continue;
+		e = sbx_dircache_absent(out->rules[i].root);
+		if (e == 0 && lstat(out->rules[i].root, &st) < 0)
+			e = errno;
+		if (e == ENOENT)
 			out->rules[i].flags |= SBX_RF_GONE;
+	}
+	sbx_dircache_end(dc);
 	return 0;
 }

@@ -194,6 +194,10 @@ static int norm_fast(const char *abs, char *out, size_t outsz)
 	if (has_dots(abs) || sbx_path_lex(abs, NULL, out, outsz) < 0 ||
 	    long_name(out))
 		return -1;
+	/* missing or out of reach (EACCES: the walk's lstat fails there
+	 * too, and keeps the rest lexically), no link on the way */
+	if (sbx_dircache_absent(out))
+		return 0;
 	fd = (int)syscall(SYS_openat2, AT_FDCWD, out, &how, sizeof(how));
 	if (fd >= 0) {
 		close(fd);

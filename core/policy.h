@@ -228,6 +228,17 @@ int sbx_path_norm(const char *in, const char *base, const char *home,
 /* Lexical only, no allocation, no syscalls; for the shim.  out must not
  * overlap in or base. */
 int sbx_path_lex(const char *in, const char *base, char *out, size_t outsz);
+
+/* dircache.c: missing paths answered from one listing of their parent
+ * (one getdents64 for ~80 hidden names under a home).  Between begin
+ * (returns 1 when it made the cache; pass that to end) and end, on this
+ * thread: ENOENT or ENOTDIR when the canonical path is known missing,
+ * EACCES when a directory on its way cannot be searched (the errno of
+ * its lookup; no symlink on the way in all three), 0 when it may exist:
+ * look it up. */
+int sbx_dircache_begin(void);
+void sbx_dircache_end(int began);
+int sbx_dircache_absent(const char *path);
 /* Is path equal to root or below it?  Both normalised. */
 int sbx_path_within(const char *path, const char *root, size_t rootlen);
 /* Tree order of normalised paths (path.c): strcmp, except that '/' sorts

@@ -160,8 +160,7 @@ static void *read_policy(const char *path, size_t *len)
 	if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 &&
 	    st.st_size >= (off_t)sizeof(struct sbx_cpol_hdr) &&
 	    st.st_size <= (off_t)SBX_CPOL_MAX_BYTES)
-		buf = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		buf = sys_mmap_anon((size_t)st.st_size, MAP_POPULATE);
 	while (buf != MAP_FAILED && got < (size_t)st.st_size) {
 		ssize_t n = sys_read(fd, (char *)buf + got,
 				     (size_t)st.st_size - got);
@@ -175,8 +174,8 @@ static void *read_policy(const char *path, size_t *len)
 	sys_close(fd);
 	if (buf == MAP_FAILED)
 		return NULL;
-	if (got != (size_t)st.st_size || mprotect(buf, got, PROT_READ) != 0) {
-		munmap(buf, (size_t)st.st_size);
+	if (got != (size_t)st.st_size || sys_mprotect_ro(buf, got) != 0) {
+		sys_munmap(buf, (size_t)st.st_size);
 		return NULL;
 	}
 	*len = got;
@@ -204,7 +203,8 @@ static void summarise_rules(void)
 			    r->max_file_bytes < shim_g.min_limit)
 				shim_g.min_limit = r->max_file_bytes;
 		}
-		if (sbx_rule_app_readonly(&shim_g.pol, r))
+		if (r->mode == SBX_RO && /* the only mode it can hold */
+		    sbx_rule_app_readonly(&shim_g.pol, r))
 			shim_g.protect = 1;
 	}
 	if (shim_g.protect)
@@ -230,7 +230,7 @@ static void load_policy(const char *path)
 		return;
 	}
 	if (sbx_cpol_view(buf, len, &shim_g.pol, &why) < 0) {
-		munmap(buf, len);
+		sys_munmap(buf, len);
 		shim_g.broken = 1;
 		return;
 	}

@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <stddef.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -53,6 +54,26 @@ static inline int sys_access_x(const char *path)
 static inline pid_t sys_getpid(void)
 {
 	return (pid_t)syscall(SYS_getpid);
+}
+
+/* The policy's private copy (init.c): raw calls, not libc's, so that
+ * the shim imports three symbols fewer -- every import is a symbol
+ * lookup in every program started. */
+static inline void *sys_mmap_anon(size_t n, int extra_flags)
+{
+	return (void *)syscall(SYS_mmap, NULL, n, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | extra_flags, -1,
+			       0);
+}
+
+static inline int sys_mprotect_ro(void *p, size_t n)
+{
+	return (int)syscall(SYS_mprotect, p, n, PROT_READ);
+}
+
+static inline int sys_munmap(void *p, size_t n)
+{
+	return (int)syscall(SYS_munmap, p, n);
 }
 
 /* Write all of buf to fd, retrying short writes and EINTR a few times. */

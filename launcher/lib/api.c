@@ -28,8 +28,8 @@ void sbx_err_out(const struct sbx_err *e, char *buf, size_t len)
 
 /* The policy of o: conf tiers, overrides, finish.  cache_off: every
  * conf parsed, no kept tree taken (confcache.h). */
-static int load(sbx_t *s, const struct sbx_opts *o, int cache_off,
-		struct sbx_err *err)
+static int load_policy(sbx_t *s, const struct sbx_opts *o, int cache_off,
+		       struct sbx_err *err)
 {
 	sbx_policy_init(&s->pol);
 	s->pol.kmode = s->mode;
@@ -44,6 +44,18 @@ static int load(sbx_t *s, const struct sbx_opts *o, int cache_off,
 	s->pol.allow_unsafe_project = o && (o->flags & SBX_OPT_UNSAFE_PROJECT);
 	s->pol.quiet = o && (o->flags & SBX_OPT_QUIET);
 	return sbx_policy_finish(&s->pol, err);
+}
+
+/* Every account's hidden names asked about from one listing of each
+ * directory they live in, for this load only (dircache.c). */
+static int load(sbx_t *s, const struct sbx_opts *o, int cache_off,
+		struct sbx_err *err)
+{
+	int dc = sbx_dircache_begin();
+	int r = load_policy(s, o, cache_off, err);
+
+	sbx_dircache_end(dc);
+	return r;
 }
 
 /* Kept conf trees are trusted as the state directory is (rundir.c): not

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -522,6 +523,72 @@ static void test_resolve_table(void **state)
 	}
 }
 
+/* The same table with missing names answered from directory listings
+ * (dircache.c): the answers do not change. */
+static void test_resolve_table_cached(void **state)
+{
+	int dc = sbx_dircache_begin();
+
+	assert_int_equal(dc, 1);
+	assert_int_equal(sbx_dircache_begin(), 0); /* nested: the outer's */
+	test_resolve_table(state);
+	sbx_dircache_end(dc);
+}
+
+static int absent(const char *rel)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s", fx, rel);
+	return sbx_dircache_absent(p);
+}
+
+/* Only absence is claimed, and only what the lookup would say; a name
+ * listed or a link on the way is left to the kernel; a name made after
+ * the scope is seen by the next one. */
+static void test_dircache(void **state)
+{
+	char p[PATH_MAX];
+	int dc, fd;
+
+	(void)state;
+	assert_int_equal(absent("a/nothere"), 0); /* no scope: ask */
+	dc = sbx_dircache_begin();
+	/* the first name asked in a directory is looked up, not listed */
+	assert_int_equal(absent("a/nothere"), 0);
+	assert_int_equal(absent("a/nothere"), ENOENT);
+	assert_int_equal(absent("a/b"), 0);
+	assert_int_equal(absent("a/file"), 0);
+	assert_int_equal(absent("a/file/x"), 0);
+	assert_int_equal(absent("a/file/x"), ENOTDIR);
+	assert_int_equal(absent("a/file/x/y"), ENOTDIR);
+	assert_int_equal(absent("nodir"), ENOENT); /* the fixture: listed */
+	assert_int_equal(absent("nodir/x/y"), ENOENT);
+	assert_int_equal(absent("dangling"), 0);
+	assert_int_equal(absent("link_abs/nothere"), 0);
+	assert_int_equal(absent("link_abs/nothere"), 0);
+	/* other spellings: the kernel resolves the directory's */
+	assert_int_equal(absent("a//nothere"), 0);
+	assert_int_equal(absent("a//nothere"), ENOENT);
+	assert_int_equal(absent("a/../a"), 0);
+	assert_int_equal(absent("a/../nothere"), ENOENT);
+	assert_int_equal(absent("nodir/.."), ENOENT);
+	assert_int_equal(absent("link_rel/.."), 0);
+	assert_int_equal(absent("a/nothere/"), 0);
+	assert_int_equal(absent("late"), ENOENT);
+	sbx_dircache_end(dc);
+	snprintf(p, sizeof(p), "%s/late", fx);
+	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	dc = sbx_dircache_begin();
+	assert_int_equal(absent("late"), 0);
+	assert_int_equal(absent("late"), 0);
+	assert_int_equal(absent("late2"), ENOENT);
+	sbx_dircache_end(dc);
+	assert_int_equal(unlink(p), 0);
+}
+
 /* Relative input against a base inside the tree, and "~" against a home
  * that is a symlink. */
 static void test_resolve_base_and_home(void **state)
@@ -648,6 +715,8 @@ int main(void)
 	};
 	const struct CMUnitTest resolving[] = {
 		cmocka_unit_test(test_resolve_table),
+		cmocka_unit_test(test_resolve_table_cached),
+		cmocka_unit_test(test_dircache),
 		cmocka_unit_test(test_resolve_base_and_home),
 		cmocka_unit_test(test_resolve_idempotent),
 		cmocka_unit_test(test_resolve_long_target),

@@ -603,15 +603,23 @@ static int item_cmp(const void *a, const void *b)
  * by the command either) are skipped; a symlink is refused. */
 static int pin_items(struct mctx *c)
 {
+	int dc = sbx_dircache_begin();
 	size_t i;
 
 	for (i = 0; i < c->nitems; i++) {
 		struct mitem *it = &c->items[i];
 
+		/* a missing one from one listing of its directory, made
+		 * here and now (the launcher's view is not trusted) */
+		if (sbx_dircache_absent(it->path)) {
+			it->src = -1;
+			continue;
+		}
 		it->src = sbx_mnt_pin(it->path);
 		if (it->src >= 0 || errno == ENOENT || errno == ENOTDIR ||
 		    errno == EACCES)
 			continue;
+		sbx_dircache_end(dc);
 		if (errno == ELOOP)
 			return sbx_errf(
 				c->err, 0,
@@ -623,6 +631,7 @@ static int pin_items(struct mctx *c)
 		return sbx_errf(c->err, errno, "mount view: cannot open '%s'",
 				it->path);
 	}
+	sbx_dircache_end(dc);
 	return 0;
 }
 
