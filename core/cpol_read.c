@@ -147,12 +147,25 @@ int sbx_cpol_view(const void *buf, size_t len, struct sbx_cpol *v,
 	return 0;
 }
 
+/*
+ * Every decision walks the rules (hundreds: every hidden name under every
+ * home), so a rule is compared only when path can hold it: at least as
+ * long as its root and with a component boundary where the root ends.
+ * Exact: a validated root has no NUL inside, so a shorter path never
+ * matches, and sbx_path_within() wants that boundary too.
+ */
 const struct sbx_cpol_rule *sbx_cpol_match(const struct sbx_cpol *v,
 					   const char *path)
 {
+	size_t n = v->hdr ? strlen(path) : 0;
+
 	for (uint32_t i = 0; v->hdr && i < v->hdr->nrules; i++) {
 		const struct sbx_cpol_rule *r = &v->rules[i];
 
+		if (r->rootlen != 1 &&
+		    (r->rootlen > n ||
+		     (path[r->rootlen] != '/' && path[r->rootlen] != '\0')))
+			continue;
 		if (sbx_path_within(path, v->str + r->root, r->rootlen))
 			return r;
 	}
