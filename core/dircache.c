@@ -33,6 +33,9 @@
 
 #include "policy.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #ifndef SYS_openat2
 #define SYS_openat2 437
 #endif
@@ -66,11 +69,7 @@ static __thread struct sbx_dircache *cur;
 
 static uint32_t mem_hash(const char *s, size_t n)
 {
-	uint32_t h = 2166136261u; /* FNV-1a */
-
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
+	return (uint32_t)XXH3_64bits(s, n);
 }
 
 static uint32_t name_hash(const char *s)

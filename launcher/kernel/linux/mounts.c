@@ -19,7 +19,8 @@
  *      mounted last and wins; at equal length rw < ro < hide, as in the
  *      policy engine's tie-break.
  *   5. A minimal /dev, a fresh /proc for the new pid namespace, and finally
- *      the hiding tmpfs mounts are made read-only.
+ *      the hiding tmpfs mounts that hold mount points are made read-only
+ *      (the others were mounted read-only in step 4).
  *
  * Mount points are only ever created inside tmpfs mounts made here, never on
  * a host filesystem: a rule whose mount point is missing on the host is
@@ -122,6 +123,7 @@ int sbx_mnt_record(struct mctx *c, const char *path, enum dkind kind)
 		return sbx_errf(c->err, 0, "mount view: out of memory");
 	d->len = strlen(path);
 	d->kind = kind;
+	d->sealed = 0;
 	c->ndone++;
 	dix_add(c, c->ndone - 1);
 	return 0;
@@ -399,25 +401,36 @@ static int apply_ro(struct mctx *c, struct mitem *it)
  * as empty.  The bind also makes the file impossible to rename or unlink. */
 static int hide_file(struct mctx *c, struct mitem *it, int tgt)
 {
-	int null = sbx_mnt_pin("/dev/null"), rc;
+	int rc;
 
-	if (null < 0)
+	if (c->null < 0 && (c->null = sbx_mnt_pin("/dev/null")) < 0)
 		return sbx_errf(c->err, errno, "mount view: /dev/null");
-	rc = sbx_mnt_bind(null, tgt);
-	sbx_mnt_close(null);
+	rc = sbx_mnt_bind(c->null, tgt);
 	if (rc < 0 || sbx_mnt_set_attr(it->path, 0, ATTR_SEALED, 0) < 0)
 		return sbx_errf(c->err, errno, "mount view: hide '%s'",
 				it->path);
 	return sbx_mnt_record(c, it->path, D_FILE);
 }
 
+/* Does an item after it lie at or below its path (a mount point to make
+ * in its tmpfs)?  Items are sorted by length: only later ones can. */
+static int items_below(const struct mctx *c, const struct mitem *it)
+{
+	for (const struct mitem *x = it + 1; x < c->items + c->nitems; x++)
+		if (sbx_mnt_under(x->path, it->path, it->len))
+			return 1;
+	return 0;
+}
+
 /* Hidden: nonexistent paths are skipped (nothing to hide, and no mount
- * point may be created on the host). */
+ * point may be created on the host).  A hidden directory gets an empty
+ * tmpfs, read-only from the start when nothing is to be mounted inside
+ * it, else sealed last (seal()). */
 static int apply_hide(struct mctx *c, struct mitem *it)
 {
 	const struct mdone *anc = deepest(c, it->path);
 	char buf[32];
-	int tgt, rc;
+	int tgt, rc, leaf;
 
 	if (anc && (anc->kind == D_RW || anc->kind == D_MID) &&
 	    pin_parents(c, anc->len, it) < 0)
@@ -436,13 +449,18 @@ static int apply_hide(struct mctx *c, struct mitem *it)
 		close(tgt);
 		return rc;
 	}
+	leaf = !items_below(c, it);
 	rc = mount("tmpfs", sbx_mnt_fdpath(tgt, buf), "tmpfs",
-		   MS_NOSUID | MS_NODEV | MS_NOEXEC, HIDE_TMPFS_OPTS);
+		   MS_NOSUID | MS_NODEV | MS_NOEXEC | (leaf ? MS_RDONLY : 0),
+		   HIDE_TMPFS_OPTS);
 	sbx_mnt_close(tgt);
 	if (rc < 0)
 		return sbx_errf(c->err, errno, "mount view: hide '%s'",
 				it->path);
-	return sbx_mnt_record(c, it->path, D_TMPFS_RO);
+	if (sbx_mnt_record(c, it->path, D_TMPFS_RO) < 0)
+		return -1;
+	c->done[c->ndone - 1].sealed = leaf;
+	return 0;
 }
 
 /*
@@ -660,7 +678,7 @@ static int seal(struct mctx *c)
 	size_t i;
 
 	for (i = 0; i < c->ndone; i++)
-		if (c->done[i].kind == D_TMPFS_RO &&
+		if (c->done[i].kind == D_TMPFS_RO && !c->done[i].sealed &&
 		    sbx_mnt_set_attr(c->done[i].path, 0, ATTR_SEALED, 0) < 0)
 			return sbx_errf(c->err, errno, "mount view: seal '%s'",
 					c->done[i].path);
@@ -699,6 +717,7 @@ static void ctx_free(struct mctx *c)
 	}
 	for (i = 0; i < c->ndone; i++)
 		free(c->done[i].path);
+	sbx_mnt_close(c->null);
 	free(c->items);
 	free(c->done);
 	free(c->dix);
@@ -706,7 +725,7 @@ static void ctx_free(struct mctx *c)
 
 int sbx_mounts_setup(const struct sbx_launch *l, struct sbx_err *err)
 {
-	struct mctx c = { .l = l, .err = err };
+	struct mctx c = { .l = l, .err = err, .null = -1 };
 	int rc = -1, proc;
 
 	rc = make_private(&c);

@@ -59,6 +59,7 @@ struct mdone {
 	char *path;
 	size_t len;
 	enum dkind kind;
+	int sealed; /* a D_TMPFS_RO mounted read-only already */
 };
 
 struct mctx {
@@ -74,6 +75,8 @@ struct mctx {
 	 * made a policy of n rules cost n² compares. */
 	uint32_t *dix;
 	size_t dixcap;
+	int null; /* the host's /dev/null, pinned for the first hidden
+		   * file (-1: not yet), bound over every one */
 };
 
 /* ------------------------------------------------------- mount_ops.c */

@@ -113,6 +113,18 @@ static int end_tree(void)
 	}
 }
 
+/* The keeper's end (landlock-only): the whole tree below it killed and
+ * reaped (proctree.c), and 1 when it has no child left: every process of
+ * the tree descends from it (a child subreaper: orphans come to it), so
+ * none is left, and MSG_GONE lets the supervisor repair while we exit. */
+static int keeper_end(void)
+{
+	int st;
+
+	sbx_kill_tree(getpid(), 0, 1, NULL, NULL);
+	return waitpid(-1, &st, WNOHANG | __WALL) < 0 && errno == ECHILD;
+}
+
 static void __attribute__((noreturn))
 reaper_loop(const struct sup *s, pid_t cmd, int keeper)
 {
@@ -147,11 +159,10 @@ reaper_loop(const struct sup *s, pid_t cmd, int keeper)
 				continue;
 			}
 			sbx_chan_put(s->chan[1],
-				     !keeper && end_tree() ? MSG_GONE
-							   : MSG_STATUS,
+				     (keeper ? keeper_end() : end_tree())
+					     ? MSG_GONE
+					     : MSG_STATUS,
 				     st, NULL);
-			if (keeper)
-				sbx_kill_tree(getpid(), 0, 1, NULL, NULL);
 			_exit(sbx_exit_code(st));
 		}
 	}

@@ -30,7 +30,8 @@
  * supervisor need not wait for pid 1's exit, which tears the namespaces
  * down, before its exit repair; settle() waits for it after);
  * the keeper, a child subreaper that every orphan reparents to, kills the
- * rest itself, and does so too when the supervisor dies.  Either way
+ * rest itself (then MSG_GONE too, once it has no child left), and does so
+ * too when the supervisor dies.  Either way
  * nothing the command started survives it (PRC-03, PRC-04).
  *
  * Everything the children have to say before exec travels over one
@@ -60,9 +61,9 @@ enum {
 	MSG_NETPROXY, /* SCM_RIGHTS: the proxy's listening socket (full) */
 	MSG_NOTIF, /* SCM_RIGHTS: the seccomp listener (notif.c) */
 	MSG_STOPPED, /* val: the signal that stopped the command (keep_tty) */
-	MSG_GONE, /* val: the command's wait status, from pid 1 of full
-		   * mode, which has killed and reaped every other process
-		   * of the namespace: the tree is gone (reaper.c) */
+	MSG_GONE, /* val: the command's wait status, from pid 1 or the
+		   * keeper, which has killed and reaped every other process
+		   * of the tree: the tree is gone (reaper.c) */
 };
 
 struct chan_msg {

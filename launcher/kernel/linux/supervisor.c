@@ -376,10 +376,10 @@ static void on_message(struct sup *s, struct chan_msg *m, int *fd)
 		s->cmd_status = m->val;
 		s->cmd_status_known = 1;
 		break;
-	case MSG_GONE: /* pid 1 reaped the whole tree (reaper.c) */
+	case MSG_GONE: /* pid 1 or the keeper reaped the whole tree */
 		s->cmd_status = m->val;
 		s->cmd_status_known = 1;
-		if (s->mode == SBX_KMODE_FULL && !s->child_done) {
+		if (!s->child_done) {
 			s->tree_gone = 1;
 			child_finished(s);
 		}
