@@ -148,8 +148,12 @@ static int token_prefix(const char *v)
 		if (w != v && tokchar(w[-1]))
 			continue;
 		for (size_t i = 0; i < NELEM(pre); i++) {
-			size_t pl = strlen(pre[i].pre), n = 0;
+			size_t pl, n = 0;
 
+			/* the first byte first: ~40 words of every value */
+			if (*w != pre[i].pre[0])
+				continue;
+			pl = strlen(pre[i].pre);
 			if (strncmp(w, pre[i].pre, pl) != 0)
 				continue;
 			while (tokchar(w[pl + n]))

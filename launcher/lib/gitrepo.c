@@ -491,7 +491,7 @@ static int not_scanned(const char *name)
 					    "__pycache__", "target" };
 
 	for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
-		if (!strcmp(name, skip[i]))
+		if (name[0] == skip[i][0] && !strcmp(name, skip[i]))
 			return 1;
 	return 0;
 }
@@ -697,7 +697,8 @@ static void check_repo(struct new_repos *n, char *path, size_t len)
  * parent) and whose contents did not change since the run started holds
  * no new .git and nothing to descend into: no need to read it.  Trees of
  * packages are mostly such leaves.  Filesystems that count directory
- * links differently (btrfs says 1) are always read.
+ * links differently (btrfs says 1) are always read.  The change time,
+ * not the modification time, which the run can set back (touch -d).
  */
 static int worth_reading(int dfd, const char *name, const struct timespec *s)
 {
@@ -706,9 +707,9 @@ static int worth_reading(int dfd, const char *name, const struct timespec *s)
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    !S_ISDIR(st.st_mode))
 		return 0;
-	return st.st_nlink != 2 || st.st_mtim.tv_sec > s->tv_sec ||
-	       (st.st_mtim.tv_sec == s->tv_sec &&
-		st.st_mtim.tv_nsec >= s->tv_nsec);
+	return st.st_nlink != 2 || st.st_ctim.tv_sec > s->tv_sec ||
+	       (st.st_ctim.tv_sec == s->tv_sec &&
+		st.st_ctim.tv_nsec >= s->tv_nsec);
 }
 
 /* A per-directory name below the project root made during the run

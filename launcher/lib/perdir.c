@@ -31,32 +31,46 @@
 #include "aside.h"
 #include "perdir.h"
 
-static const char *const names[] = {
-	".cargo", /* config.toml: rustc-wrapper, runner */
-	".npmrc", /* script-shell, node-options */
-	".yarnrc", /* yarn 1: yarn-path */
-	".yarnrc.yml", /* yarnPath, plugins */
-	".pnpmfile.cjs", /* pnpm install hooks */
-	"pnpm-workspace.yaml", /* pnpm >= 10: scriptShell and the rest */
-	"bunfig.toml", /* bun preload */
-	".envrc", /* direnv */
-	"mise.toml",
-	".mise.toml",
-	"mise.local.toml",
-	".mise.local.toml",
-	".bazelrc", /* workspace_status_command */
-	".vscode", /* tasks.json: runOn folderOpen */
-	".idea",
-	".zed",
-	".nvim.lua",
-	".nvimrc",
-	".exrc", /* Vim/Neovim exrc */
+#define NAME(s)                 \
+	{                       \
+		s, sizeof s - 1 \
+	}
+static const struct {
+	const char *s;
+	size_t n;
+} names[] = {
+	NAME(".cargo"), /* config.toml: rustc-wrapper, runner */
+	NAME(".npmrc"), /* script-shell, node-options */
+	NAME(".yarnrc"), /* yarn 1: yarn-path */
+	NAME(".yarnrc.yml"), /* yarnPath, plugins */
+	NAME(".pnpmfile.cjs"), /* pnpm install hooks */
+	NAME("pnpm-workspace.yaml"), /* pnpm >= 10: scriptShell and the rest */
+	NAME("bunfig.toml"), /* bun preload */
+	NAME(".envrc"), /* direnv */
+	NAME("mise.toml"),
+	NAME(".mise.toml"),
+	NAME("mise.local.toml"),
+	NAME(".mise.local.toml"),
+	NAME(".bazelrc"), /* workspace_status_command */
+	NAME(".vscode"), /* tasks.json: runOn folderOpen */
+	NAME(".idea"),
+	NAME(".zed"),
+	NAME(".nvim.lua"),
+	NAME(".nvimrc"),
+	NAME(".exrc"), /* Vim/Neovim exrc */
 };
+#undef NAME
 
+/* Asked for every entry of every directory the walks of gitrepo.c read
+ * (twice per entry at exit): told apart by length and first byte before
+ * any string comparison. */
 int sbx_perdir_name(const char *name)
 {
+	size_t n = strlen(name);
+
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(names[i], name) == 0)
+		if (names[i].n == n && names[i].s[0] == name[0] &&
+		    memcmp(names[i].s, name, n) == 0)
 			return 1;
 	return 0;
 }

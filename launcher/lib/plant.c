@@ -23,13 +23,18 @@
  * The moment between creation and exit is not covered: a git run
  * outside during the run (an editor's) would read it; --dry-run says so.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "aside.h"
@@ -157,6 +162,86 @@ static int move_aside(struct dircache *dc, const struct sbx_plant *pt,
 	return rc;
 }
 
+/* Plants in one directory read at once, at least; fewer are looked up
+ * one by one. */
+#define PLANT_GROUP 4
+/* A larger directory (st_size) is not read: one lookup per plant. */
+#define PLANT_DIR_BYTES (64 * 1024)
+
+/* Does pt lie in the directory of path (the part before its last '/')? */
+static int same_dir(const struct sbx_plant *pt, const char *path)
+{
+	size_t n = (size_t)(strrchr(path, '/') - path);
+
+	return strncmp(pt->path, path, n) == 0 && pt->path[n] == '/' &&
+	       !strchr(pt->path + n + 1, '/');
+}
+
+/*
+ * Are names in directory fd matched byte for byte, as readdir gives them?
+ * A case-folding directory (ext4's and tmpfs' +F, vfat, xfs's ASCII-CI)
+ * finds ".Claude" under ".claude": there every name is looked up.
+ */
+static int exact_names(int fd)
+{
+	struct statfs sf;
+	int fl = 0;
+
+	if (fstatfs(fd, &sf) < 0)
+		return 0;
+	if (sf.f_type == BTRFS_SUPER_MAGIC)
+		return 1;
+	if (sf.f_type != EXT4_SUPER_MAGIC && sf.f_type != TMPFS_MAGIC)
+		return 0;
+	return ioctl(fd, FS_IOC_GETFLAGS, &fl) == 0 && !(fl & FS_CASEFOLD_FL);
+}
+
+/*
+ * The plants v[i..end) share one directory (of the launch: dc): one read
+ * of it says which names are there, instead of a lookup per name (a
+ * project's absent .claude, .mcp.json, .envrc and the sixty others are
+ * mostly still absent).  present[k] for v[i + k]; -1 when the directory
+ * could not be read or is large: each is looked up as before.  Every
+ * process of the run is gone: nothing appears after the read.
+ */
+static int read_group(struct dircache *dc, const struct sbx_plant *v, size_t i,
+		      size_t end, unsigned char *present)
+{
+	const char *name = strrchr(v[i].path, '/') + 1;
+	char dir[PATH_MAX];
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int fd;
+
+	snprintf(dir, sizeof dir, "%.*s", (int)(name - 1 - v[i].path),
+		 v[i].path);
+	fd = launch_dir(dc, &v[i], dir);
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size > PLANT_DIR_BYTES ||
+	    !exact_names(fd))
+		return -1;
+	fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	memset(present, 0, end - i);
+	errno = 0;
+	/* one directory: every name of the group starts at the same
+	 * offset of its path */
+	while ((e = readdir(d)) != NULL)
+		for (size_t k = i; k < end; k++)
+			if (!present[k - i] &&
+			    v[k].path[name - v[i].path] == e->d_name[0] &&
+			    !strcmp(v[k].path + (name - v[i].path), e->d_name))
+				present[k - i] = 1;
+	fd = errno; /* readdir's: 0 at the end */
+	closedir(d);
+	return fd ? -1 : 0;
+}
+
 #define PLANTED                                                     \
 	"'%s' was created during the run; it is protected because " \
 	"it can run code outside the sandbox later, "
@@ -166,13 +251,30 @@ int sbx_plants_check(struct sbx_plants *pl,
 {
 	char moved[PATH_MAX], line[3 * PATH_MAX];
 	struct dircache dc = { .fd = -1 };
+	unsigned char present[64];
+	size_t gstart = 0, gend = 0; /* present[] is for v[gstart..gend) */
 	int failed = 0;
 
 	for (size_t i = 0; i < pl->n; i++) {
 		const char *p = pl->v[i].path;
-		int rc = move_aside(&dc, &pl->v[i], moved, sizeof moved);
-		int e = errno;
+		int rc, e;
 
+		if (i >= gend) {
+			gstart = i;
+			gend = i + 1;
+			while (gend < pl->n && gend - i < sizeof present &&
+			       pl->v[gend].dev == pl->v[i].dev &&
+			       pl->v[gend].ino == pl->v[i].ino &&
+			       same_dir(&pl->v[gend], p))
+				gend++;
+			if (gend - i < PLANT_GROUP ||
+			    read_group(&dc, pl->v, i, gend, present) < 0)
+				gend = i + 1, present[0] = 1;
+		}
+		if (!present[i - gstart])
+			continue; /* not in the directory read just now */
+		rc = move_aside(&dc, &pl->v[i], moved, sizeof moved);
+		e = errno;
 		if (rc == 0)
 			continue;
 		if (rc == SBX_ASIDE_MOVED)
@@ -208,11 +310,18 @@ int sbx_plants_check(struct sbx_plants *pl,
 	return failed;
 }
 
-int sbx_plants_watched(const struct sbx_plants *pl, const char *path)
+int sbx_plants_watched(struct sbx_plants *pl, const char *path)
 {
-	for (size_t i = 0; i < pl->n; i++)
-		if (strcmp(pl->v[i].path, path) == 0)
+	/* asked in the order they were noted (run.c walks the same rules):
+	 * from the one after the last found, so mostly at the first try */
+	for (size_t k = 0; k < pl->n; k++) {
+		size_t i = (pl->next + k) % pl->n;
+
+		if (strcmp(pl->v[i].path, path) == 0) {
+			pl->next = i + 1;
 			return 1;
+		}
+	}
 	return 0;
 }
 
@@ -223,4 +332,5 @@ void sbx_plants_free(struct sbx_plants *pl)
 	free(pl->v);
 	pl->v = NULL;
 	pl->n = 0;
+	pl->next = 0;
 }

@@ -169,6 +169,18 @@ rustc-wrapper = \"$P/tools.sh\"
 	fi
 }
 
+@test "N-38 GIT-02 a leaf directory's times set back after a plant (static, touch -d without the shim): still found at exit" {
+	mkdir -p "$P/d1/d2/d3/d4/d5" "$P/e1/e2/e3/e4/e5"
+	run xsbx -c "$SBX_SYS.static creat d1/d2/d3/d4/d5/.envrc 'touch $RAN';
+		$SBX_SYS.static creat e1/e2/e3/e4/e5/.git 'gitdir: $T/elsewhere';
+		env -u LD_PRELOAD touch -d '2001-01-01 00:00' d1/d2/d3/d4/d5 e1/e2/e3/e4/e5;
+		env -u LD_PRELOAD touch -d '2001-01-01 00:00' d1/d2/d3/d4/d5/.envrc; true"
+	echo "$output"
+	[ ! -e "$P/d1/d2/d3/d4/d5/.envrc" ]
+	ls -A "$P/d1/d2/d3/d4/d5/" | grep -q '^\.envrc\.sbxrun-blocked-'
+	[[ "$output" == *"'$P/e1/e2/e3/e4/e5/.git' was created during the run"* ]]
+}
+
 @test "N-23 .bazelrc and pnpm-workspace.yaml (root and nested) cannot be rewritten (static)" {
 	mkdir -p "$P/sub/x"
 	for f in .bazelrc pnpm-workspace.yaml sub/x/.bazelrc sub/pnpm-workspace.yaml; do
@@ -217,6 +229,7 @@ scriptShell: $P/evil.sh
 	mkdir -p "$P/.yarn/releases" "$P/gradle/wrapper"
 	for f in .yarn/releases/yarn-4.cjs gradle/wrapper/gradle-wrapper.jar lefthook.yml rust-toolchain.toml .pnpmfile.cjs bunfig.toml .lintstagedrc.json; do
 		echo orig > "$P/$f"
+		touch -d @1500000000 "$P/$f" # put back with its own mtime, not the run's
 	done
 	before=$(snap "$P/.yarn/releases/yarn-4.cjs" "$P/gradle/wrapper/gradle-wrapper.jar" "$P/lefthook.yml" "$P/rust-toolchain.toml" "$P/.pnpmfile.cjs" "$P/bunfig.toml" "$P/.lintstagedrc.json")
 	run xsbx -c "for f in .yarn/releases/yarn-4.cjs gradle/wrapper/gradle-wrapper.jar lefthook.yml rust-toolchain.toml .pnpmfile.cjs bunfig.toml .lintstagedrc.json; do $SBX_SYS.static write \$f evil; done; $SBX_SYS.static creat .yarn/plugins; true"
