@@ -43,6 +43,7 @@ struct gnode {
 	mode_t mode; /* with the type bits */
 	char *data; /* a file's bytes, a symlink's target */
 	size_t len;
+	struct timespec mtime; /* a file's, put back with it */
 	struct gnode *kids;
 	size_t nkids;
 };
@@ -123,6 +124,7 @@ static int snap(struct sbx_guard *gd, int pfd, const char *name,
 	    fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return -1;
 	g->mode = st.st_mode;
+	g->mtime = st.st_mtim;
 	if (S_ISLNK(st.st_mode)) {
 		char t[PATH_MAX];
 		ssize_t n = readlinkat(pfd, name, t, sizeof t);
@@ -311,6 +313,9 @@ static int aside(struct gctx *c, int pfd, const char *name, const char *what)
 /* Write g back as name in pfd (nothing is there). */
 static int put_back(int pfd, const struct gnode *g)
 {
+	/* as it was at launch: its modification time too (a build tool or
+	 * a check outside compares it) */
+	const struct timespec t[2] = { { 0, UTIME_OMIT }, g->mtime };
 	int fd;
 
 	if (S_ISLNK(g->mode))
@@ -327,6 +332,7 @@ static int put_back(int pfd, const struct gnode *g)
 		close(fd);
 		return -1;
 	}
+	(void)futimens(fd, t);
 	return close(fd);
 }
 

@@ -229,6 +229,7 @@ scriptShell: $P/evil.sh
 	mkdir -p "$P/.yarn/releases" "$P/gradle/wrapper"
 	for f in .yarn/releases/yarn-4.cjs gradle/wrapper/gradle-wrapper.jar lefthook.yml rust-toolchain.toml .pnpmfile.cjs bunfig.toml .lintstagedrc.json; do
 		echo orig > "$P/$f"
+		touch -d @1500000000 "$P/$f" # put back with its own mtime, not the run's
 	done
 	before=$(snap "$P/.yarn/releases/yarn-4.cjs" "$P/gradle/wrapper/gradle-wrapper.jar" "$P/lefthook.yml" "$P/rust-toolchain.toml" "$P/.pnpmfile.cjs" "$P/bunfig.toml" "$P/.lintstagedrc.json")
 	run xsbx -c "for f in .yarn/releases/yarn-4.cjs gradle/wrapper/gradle-wrapper.jar lefthook.yml rust-toolchain.toml .pnpmfile.cjs bunfig.toml .lintstagedrc.json; do $SBX_SYS.static write \$f evil; done; $SBX_SYS.static creat .yarn/plugins; true"
