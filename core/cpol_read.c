@@ -147,24 +147,44 @@ int sbx_cpol_view(const void *buf, size_t len, struct sbx_cpol *v,
 	return 0;
 }
 
+/* The first rule whose root is no longer than n: the rules are sorted
+ * longest root first (checked by rules_ok()). */
+static uint32_t first_fitting(const struct sbx_cpol *v, size_t n)
+{
+	uint32_t lo = 0, hi = v->hdr->nrules;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (v->rules[mid].rootlen > n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * Every decision walks the rules (hundreds: every hidden name under every
  * home), so a rule is compared only when path can hold it: at least as
- * long as its root and with a component boundary where the root ends.
- * Exact: a validated root has no NUL inside, so a shorter path never
- * matches, and sbx_path_within() wants that boundary too.
+ * long as its root (a binary search skips the longer ones) and with a
+ * component boundary where the root ends.  Exact: a validated root has
+ * no NUL inside, so a shorter path never matches, and sbx_path_within()
+ * wants that boundary too.
  */
 const struct sbx_cpol_rule *sbx_cpol_match(const struct sbx_cpol *v,
 					   const char *path)
 {
-	size_t n = v->hdr ? strlen(path) : 0;
+	size_t n;
 
-	for (uint32_t i = 0; v->hdr && i < v->hdr->nrules; i++) {
+	if (!v->hdr)
+		return NULL;
+	n = strlen(path);
+	for (uint32_t i = first_fitting(v, n); i < v->hdr->nrules; i++) {
 		const struct sbx_cpol_rule *r = &v->rules[i];
 
-		if (r->rootlen != 1 &&
-		    (r->rootlen > n ||
-		     (path[r->rootlen] != '/' && path[r->rootlen] != '\0')))
+		if (r->rootlen != 1 && path[r->rootlen] != '/' &&
+		    path[r->rootlen] != '\0')
 			continue;
 		if (sbx_path_within(path, v->str + r->root, r->rootlen))
 			return r;

@@ -39,7 +39,7 @@
  * flags bytes above a real zero). */
 typedef uint64_t __attribute__((__may_alias__)) word_t;
 #define ONES 0x0101010101010101ull
-#define HAS_ZERO(x) (((x) - ONES) & ~(x) & (ONES * 128))
+#define HAS_ZERO(x) (((x)-ONES) & ~(x) & (ONES * 128))
 
 size_t strlen(const char *s)
 {
