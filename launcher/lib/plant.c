@@ -229,10 +229,13 @@ static int read_group(struct dircache *dc, const struct sbx_plant *v, size_t i,
 	}
 	memset(present, 0, end - i);
 	errno = 0;
+	/* one directory: every name of the group starts at the same
+	 * offset of its path */
 	while ((e = readdir(d)) != NULL)
 		for (size_t k = i; k < end; k++)
 			if (!present[k - i] &&
-			    !strcmp(strrchr(v[k].path, '/') + 1, e->d_name))
+			    v[k].path[name - v[i].path] == e->d_name[0] &&
+			    !strcmp(v[k].path + (name - v[i].path), e->d_name))
 				present[k - i] = 1;
 	fd = errno; /* readdir's: 0 at the end */
 	closedir(d);
