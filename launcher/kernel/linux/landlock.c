@@ -398,7 +398,9 @@ static int ll_reachable(const char *root, int full)
 {
 	struct stat st;
 
-	if (lstat(root, &st) < 0)
+	/* lstat would fail: told by a listing (dircache.c), e.g. every
+	 * name under another account's home the caller cannot search */
+	if (sbx_dircache_absent(root) || lstat(root, &st) < 0)
 		return 1;
 	if (S_ISDIR(st.st_mode))
 		return faccessat(AT_FDCWD, root, X_OK, AT_EACCESS) == 0 &&
@@ -423,11 +425,14 @@ static unsigned char *ll_reach;
 
 void sbx_landlock_survey(const struct sbx_policy *p)
 {
+	int dc = sbx_dircache_begin();
+
 	free(ll_reach);
 	ll_reach = calloc(p->nrules + 1, 1);
 	for (size_t i = 0; ll_reach && i < p->nrules; i++)
 		ll_reach[i] = p->rules[i].mode == SBX_HIDE &&
 			      ll_rule_reachable(&p->rules[i], 1);
+	sbx_dircache_end(dc);
 }
 
 static int ll_hide_reachable(const struct ll *l, const struct sbx_path_rule *r)
@@ -442,15 +447,18 @@ static int ll_hide_reachable(const struct ll *l, const struct sbx_path_rule *r)
 static int ll_index_hides(struct ll *l, const struct sbx_path_rule **v)
 {
 	size_t n = 0;
+	int dc;
 
 	for (size_t i = 0; i < l->p->nrules; i++)
 		n += v[i]->mode == SBX_HIDE;
 	l->hide = malloc((n + 1) * sizeof(*l->hide));
 	if (!l->hide)
 		return sbx_errf(l->err, ENOMEM, "landlock");
+	dc = sbx_dircache_begin();
 	for (size_t i = 0; i < l->p->nrules; i++)
 		if (v[i]->mode == SBX_HIDE && ll_hide_reachable(l, v[i]))
 			l->hide[l->nhide++] = v[i]->root;
+	sbx_dircache_end(dc);
 	return 0;
 }
 
