@@ -4,11 +4,22 @@
  * One flat little-endian buffer with no pointers, so it can live in a file
  * or a sealed memfd and be mapped read-only at any address.  Every string
  * is an offset into the string table.  The reader validates the whole
- * buffer once (magic, version, size bounds, XXH3-64 checksum, every offset
- * and count) and after that lookups touch no memory outside it and never
- * allocate.  A buffer that fails validation is ignored by the shim: the
- * shim can only lose explanations, never widen access -- the kernel is the
- * boundary.
+ * structure once (magic, version, the size recorded against the real one,
+ * every section inside the buffer without wrap-around, every count, index,
+ * enum and string offset, the string table terminated, the rules' order)
+ * and after that lookups touch no memory outside it and never allocate.
+ * A buffer that fails validation is ignored by the shim: the shim can only
+ * lose explanations, never widen access -- the kernel is the boundary.
+ *
+ * No checksum (v4 had an XXH3-64 of the whole file, a quarter of the
+ * shim's constructor in every program): a hash is no MAC, whoever can
+ * write the file can recompute it, so it only ever caught accidental
+ * damage.  The file is content-addressed, written once and never
+ * writable from inside (rundir.c: 0444, a store out of the sandbox's
+ * writable roots, reused only when its bytes are equal; full mode binds
+ * it alone read-only), and the shim reads it into a private read-only
+ * copy before validating.  Damage that keeps the structure valid can
+ * change what the shim explains, never what the kernel allows.
  */
 #ifndef SBX_CPOL_H
 #define SBX_CPOL_H
@@ -19,7 +30,7 @@
 #include "policy.h"
 
 #define SBX_CPOL_MAGIC "SBXPOL\0" /* 8 bytes with the NUL */
-#define SBX_CPOL_VERSION 4u
+#define SBX_CPOL_VERSION 5u
 #define SBX_CPOL_MAX_BYTES (4u << 20)
 #define SBX_CPOL_MAX_RULES 8192u
 #define SBX_CPOL_MAX_EXEC 1024u
@@ -39,13 +50,13 @@
 #define SBX_CPOL_F_CACHES \
 	0x10u /* tools' caches redirected to the project's sandbox cache \
 	       * (redirect_caches): explain.c's hint for a host cache */
+#define SBX_CPOL_F_ALL 0x1fu /* every flag above: the reader refuses others */
 
 struct sbx_cpol_hdr {
 	char magic[8];
 	uint32_t version;
 	uint32_t size; /* whole buffer, header included */
-	uint64_t checksum; /* XXH3-64 of bytes [offsetof(flags), size):
-				 * everything after this field */
+	uint64_t reserved2; /* 0 (v4: a checksum) */
 	uint32_t flags;
 	uint32_t net; /* enum sbx_net */
 	uint32_t nrules, off_rules;
@@ -67,8 +78,9 @@ struct sbx_cpol_hdr {
 };
 
 /* 32 bytes: a policy has hundreds of rules (every hidden name under
- * every home) and the shim checksums them in every process it starts,
- * so a rule's suffixes live in the shared suffix list, not in slots. */
+ * every home) and the shim reads and validates them in every process it
+ * starts, so a rule's suffixes live in the shared suffix list, not in
+ * slots. */
 struct sbx_cpol_rule {
 	uint32_t root; /* string offset */
 	uint16_t rootlen; /* at most SBX_CPOL_MAX_ROOTLEN */

@@ -6,15 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "cpol.h"
-
-/* The checksum covers everything after itself, header fields included
- * (a flipped flag, count or string offset is corruption too); magic,
- * version and size are compared exactly. */
-#define SBX_CPOL_SUM_FROM offsetof(struct sbx_cpol_hdr, flags)
 
 /* Section [off, off + n * sz) lies inside a buffer of size len. */
 static int section_ok(uint32_t off, uint32_t n, size_t sz, size_t len)
@@ -74,7 +66,8 @@ static int exec_ok(const struct sbx_cpol *v)
 		    !str_ok(v, v->allow[i].host) ||
 		    !str_ok(v, v->allow[i].preset) ||
 		    !str_ok(v, v->allow[i].src_file) ||
-		    v->allow[i].port > 65535 || v->allow[i].prefix > 128)
+		    v->allow[i].port > 65535 || v->allow[i].prefix > 128 ||
+		    v->allow[i].is_cidr > 1)
 			return 0;
 	for (uint32_t i = 0; i < v->hdr->nsock; i++)
 		if (!str_ok(v, v->sock[i]))
@@ -92,6 +85,9 @@ static const char *header_problem(const struct sbx_cpol_hdr *h, size_t len)
 		return "unsupported version";
 	if (h->size != len)
 		return "size mismatch";
+	if ((h->flags & ~SBX_CPOL_F_ALL) || h->net > SBX_NET_FILTERED ||
+	    h->kmode > SBX_KMODE_LANDLOCK || h->reserved2 != 0)
+		return "bad header field";
 	if (h->nrules > SBX_CPOL_MAX_RULES || h->nexec > SBX_CPOL_MAX_EXEC ||
 	    h->nallow > SBX_CPOL_MAX_ALLOW || h->nsock > SBX_CPOL_MAX_SOCK ||
 	    h->nsfx > SBX_CPOL_MAX_SFX)
@@ -110,9 +106,6 @@ static const char *header_problem(const struct sbx_cpol_hdr *h, size_t len)
 	    !section_ok(h->off_strings, h->len_strings, 1, len) ||
 	    h->len_strings == 0)
 		return "section out of bounds";
-	if (XXH3_64bits((const unsigned char *)h + SBX_CPOL_SUM_FROM,
-			len - SBX_CPOL_SUM_FROM) != h->checksum)
-		return "checksum mismatch";
 	return NULL;
 }
 
@@ -154,12 +147,45 @@ int sbx_cpol_view(const void *buf, size_t len, struct sbx_cpol *v,
 	return 0;
 }
 
+/* The first rule whose root is no longer than n: the rules are sorted
+ * longest root first (checked by rules_ok()). */
+static uint32_t first_fitting(const struct sbx_cpol *v, size_t n)
+{
+	uint32_t lo = 0, hi = v->hdr->nrules;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (v->rules[mid].rootlen > n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Every decision walks the rules (hundreds: every hidden name under every
+ * home), so a rule is compared only when path can hold it: at least as
+ * long as its root (a binary search skips the longer ones) and with a
+ * component boundary where the root ends.  Exact: a validated root has
+ * no NUL inside, so a shorter path never matches, and sbx_path_within()
+ * wants that boundary too.
+ */
 const struct sbx_cpol_rule *sbx_cpol_match(const struct sbx_cpol *v,
 					   const char *path)
 {
-	for (uint32_t i = 0; v->hdr && i < v->hdr->nrules; i++) {
+	size_t n;
+
+	if (!v->hdr)
+		return NULL;
+	n = strlen(path);
+	for (uint32_t i = first_fitting(v, n); i < v->hdr->nrules; i++) {
 		const struct sbx_cpol_rule *r = &v->rules[i];
 
+		if (r->rootlen != 1 && path[r->rootlen] != '/' &&
+		    path[r->rootlen] != '\0')
+			continue;
 		if (sbx_path_within(path, v->str + r->root, r->rootlen))
 			return r;
 	}

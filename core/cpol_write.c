@@ -14,12 +14,9 @@
 
 #include "cpol.h"
 
-/* Checksummed: from the field after the checksum to the end. */
-#define SBX_CPOL_SUM_FROM offsetof(struct sbx_cpol_hdr, flags)
-
 /* The string table, each distinct string stored once (a policy names the
  * same conf file in every rule it made, and a hidden name under every
- * home): the shim checksums the whole file in every process it starts,
+ * home): the shim reads the whole file in every process it starts,
  * so every byte saved here is saved in each of them.  set: an
  * open-addressed set of the offsets stored, keyed by the string. */
 struct strtab {
@@ -299,11 +296,6 @@ int sbx_cpol_build(const struct sbx_policy *p, enum sbx_kmode kmode,
 	}
 	memcpy(buf + off, st.buf, st.len);
 	free(st.set);
-	/* The checksum covers every byte after itself, header fields
-	 * included; magic, version and size are checked exactly. */
-	memcpy(buf, &h, sizeof(h));
-	h.checksum =
-		XXH3_64bits(buf + SBX_CPOL_SUM_FROM, total - SBX_CPOL_SUM_FROM);
 	memcpy(buf, &h, sizeof(h));
 	free(st.buf);
 	*bufp = buf;

@@ -104,7 +104,20 @@ need_userns() {
 # longer be checked, so programs are refused, loudly (fail closed).
 @test "a policy named but not loadable: programs are refused, with the reason" {
 	head -c 100 /dev/urandom > "$T/bad.pol"
-	for pol in "$T/bad.pol" "$T/missing"; do
+	# a real policy damaged where its structure breaks (no checksum:
+	# cpol.h): one byte short, another version, the string table's end
+	local n
+	n=$(stat -c %s "$POL")
+	head -c $((n - 1)) "$POL" > "$T/short.pol"
+	cp "$POL" "$T/version.pol"
+	printf 'c' | dd of="$T/version.pol" bs=1 seek=8 conv=notrunc 2>/dev/null
+	cp "$POL" "$T/strend.pol"
+	printf 'x' | dd of="$T/strend.pol" bs=1 seek=$((n - 1)) conv=notrunc 2>/dev/null
+	run --separate-stderr env LD_PRELOAD="$SHIM" SBXRUN_POLICY="$POL" \
+		/bin/sh -c "/bin/touch '$T/ran'"
+	[ "$status" -eq 0 ] && [ -e "$T/ran" ] # the undamaged one loads
+	for pol in "$T/bad.pol" "$T/missing" "$T/short.pol" "$T/version.pol" \
+		"$T/strend.pol"; do
 		rm -f "$T/ran"
 		run --separate-stderr env LD_PRELOAD="$SHIM" SBXRUN_POLICY="$pol" \
 			/bin/sh -c "/bin/touch '$T/ran'"

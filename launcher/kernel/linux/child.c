@@ -276,10 +276,12 @@ static int drop_caps_but(struct sbx_err *e, uint32_t keep)
 	if (d[0].effective & (1u << CAP_SETPCAP)) {
 		if (prctl(PR_SET_SECUREBITS, SECBITS_ALL_LOCKED, 0, 0, 0) < 0)
 			return sbx_errf(e, 0, "PR_SET_SECUREBITS: %m");
-		for (c = 0; prctl(PR_CAPBSET_READ, c, 0, 0, 0) >= 0; c++)
-			if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0)
-				return sbx_errf(e, 0, "PR_CAPBSET_DROP(%d): %m",
-						c);
+		/* one call per capability: EINVAL past the last one the
+		 * kernel knows (as PR_CAPBSET_READ would say) */
+		for (c = 0; prctl(PR_CAPBSET_DROP, c, 0, 0, 0) == 0; c++)
+			;
+		if (errno != EINVAL || c == 0)
+			return sbx_errf(e, 0, "PR_CAPBSET_DROP(%d): %m", c);
 	}
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
 	    errno != EINVAL)
