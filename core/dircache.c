@@ -18,6 +18,10 @@
  * otherwise (a link, no openat2, read but no search permission, more
  * than DC_MAX_NAMES names) answers "maybe" for all its names.
  *
+ * A listing says a name is absent only where names match byte for byte
+ * (sbx_names_exact): in a case-folding directory ~/.ssh finds ".SSH",
+ * which the listing does not hold, so there every name is "maybe".
+ *
  * The cache lives for one step of the launch (sbx_dircache_begin/_end,
  * one per thread): a name that appears later is found by the next step's
  * own listing, as it was by the next step's own lookup before.
@@ -25,10 +29,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "policy.h"
@@ -110,6 +118,24 @@ static int has_name(const struct dc_dir *d, const char *name)
 	return 0;
 }
 
+#ifndef FS_CASEFOLD_FL
+#define FS_CASEFOLD_FL 0x40000000
+#endif
+
+int sbx_names_exact(int fd)
+{
+	struct statfs sf;
+	int fl = 0;
+
+	if (fstatfs(fd, &sf) < 0)
+		return 0;
+	if (sf.f_type == BTRFS_SUPER_MAGIC)
+		return 1;
+	if (sf.f_type != EXT4_SUPER_MAGIC && sf.f_type != TMPFS_MAGIC)
+		return 0;
+	return ioctl(fd, FS_IOC_GETFLAGS, &fl) == 0 && !(fl & FS_CASEFOLD_FL);
+}
+
 /* Every name of the open directory fd into d (pool and hash set);
  * -1 when it could not be read whole or is too large. */
 static int read_names(int fd, struct dc_dir *d)
@@ -189,7 +215,7 @@ static void list_dir(struct dc_dir *d, int nolist)
 	}
 	/* a name in a directory we may read but not search: the lookup
 	 * would say EACCES */
-	d->err = read_names(fd, d) < 0				      ? EIO
+	d->err = !sbx_names_exact(fd) || read_names(fd, d) < 0	      ? EIO
 		 : faccessat(AT_FDCWD, d->path, X_OK, AT_EACCESS) < 0 ? EACCES
 								      : 0;
 	close(fd);

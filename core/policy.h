@@ -242,6 +242,11 @@ int sbx_dircache_begin(void);
 int sbx_dircache_begin_nolist(void);
 void sbx_dircache_end(int began);
 int sbx_dircache_absent(const char *path);
+/* Are the names of directory fd (opened for reading) matched byte for
+ * byte, as getdents gives them?  Not in a case-folding directory (ext4's
+ * and tmpfs' +F, vfat, xfs's ASCII-CI): 1 only for ext4 and tmpfs without
+ * +F, and btrfs; 0 for every other filesystem. */
+int sbx_names_exact(int fd);
 /* Is path equal to root or below it?  Both normalised. */
 int sbx_path_within(const char *path, const char *root, size_t rootlen);
 /* Tree order of normalised paths (path.c): strcmp, except that '/' sorts

@@ -29,12 +29,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <linux/fs.h>
-#include <linux/magic.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "aside.h"
@@ -178,25 +174,6 @@ static int same_dir(const struct sbx_plant *pt, const char *path)
 }
 
 /*
- * Are names in directory fd matched byte for byte, as readdir gives them?
- * A case-folding directory (ext4's and tmpfs' +F, vfat, xfs's ASCII-CI)
- * finds ".Claude" under ".claude": there every name is looked up.
- */
-static int exact_names(int fd)
-{
-	struct statfs sf;
-	int fl = 0;
-
-	if (fstatfs(fd, &sf) < 0)
-		return 0;
-	if (sf.f_type == BTRFS_SUPER_MAGIC)
-		return 1;
-	if (sf.f_type != EXT4_SUPER_MAGIC && sf.f_type != TMPFS_MAGIC)
-		return 0;
-	return ioctl(fd, FS_IOC_GETFLAGS, &fl) == 0 && !(fl & FS_CASEFOLD_FL);
-}
-
-/*
  * The plants v[i..end) share one directory (of the launch: dc): one read
  * of it says which names are there, instead of a lookup per name (a
  * project's absent .claude, .mcp.json, .envrc and the sixty others are
@@ -218,7 +195,7 @@ static int read_group(struct dircache *dc, const struct sbx_plant *v, size_t i,
 		 v[i].path);
 	fd = launch_dir(dc, &v[i], dir);
 	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size > PLANT_DIR_BYTES ||
-	    !exact_names(fd))
+	    !sbx_names_exact(fd))
 		return -1;
 	fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	d = fd < 0 ? NULL : fdopendir(fd);

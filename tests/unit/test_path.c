@@ -552,6 +552,21 @@ static void test_dircache(void **state)
 	int dc, fd;
 
 	(void)state;
+	snprintf(p, sizeof(p), "%s/a", fx);
+	fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	if (!sbx_names_exact(fd)) {
+		/* /tmp on a filesystem whose names may fold (overlayfs, a
+		 * +F directory): no listing is trusted, every name is
+		 * looked up; test_dircache_folding covers that */
+		close(fd);
+		dc = sbx_dircache_begin();
+		assert_int_equal(absent("a/nothere"), 0);
+		assert_int_equal(absent("a/nothere"), 0);
+		sbx_dircache_end(dc);
+		return;
+	}
+	close(fd);
 	assert_int_equal(absent("a/nothere"), 0); /* no scope: ask */
 	dc = sbx_dircache_begin();
 	/* the first name asked in a directory is looked up, not listed */
@@ -597,6 +612,28 @@ static void test_dircache(void **state)
 	assert_int_equal(absent("a/file/y"), ENOTDIR);
 	assert_int_equal(absent("link_abs/x"), 0);
 	assert_int_equal(absent("link_abs/y"), 0);
+	sbx_dircache_end(dc);
+}
+
+/* A listing is trusted only where names match byte for byte: in a
+ * case-folding directory ~/.ssh finds ".SSH", which the listing does not
+ * hold.  This kernel may lack casefolding (CONFIG_UNICODE), so the rule
+ * is checked on a filesystem the list leaves out (procfs): nothing there
+ * is ever claimed absent, however often it is asked. */
+static void test_dircache_folding(void **state)
+{
+	int dc, fd = open("/proc/sys", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(sbx_names_exact(fd), 0);
+	close(fd);
+	dc = sbx_dircache_begin();
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(sbx_dircache_absent("/proc/sys/sbx-nothere"),
+				 0);
+		assert_int_equal(sbx_dircache_absent("/proc/sys/SBX-Other"), 0);
+	}
 	sbx_dircache_end(dc);
 }
 
@@ -728,6 +765,7 @@ int main(void)
 		cmocka_unit_test(test_resolve_table),
 		cmocka_unit_test(test_resolve_table_cached),
 		cmocka_unit_test(test_dircache),
+		cmocka_unit_test(test_dircache_folding),
 		cmocka_unit_test(test_resolve_base_and_home),
 		cmocka_unit_test(test_resolve_idempotent),
 		cmocka_unit_test(test_resolve_long_target),
