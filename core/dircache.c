@@ -63,6 +63,7 @@ struct sbx_dircache {
 	size_t n, cap;
 	uint32_t *ix; /* hash set of v by path: index + 1, 0 empty */
 	size_t ixmask;
+	int nolist; /* sbx_dircache_begin_nolist */
 };
 
 static __thread struct sbx_dircache *cur;
@@ -153,15 +154,27 @@ fail:
 static int dir_absent(struct sbx_dircache *c, const char *dir, size_t len);
 
 /* List d->path now: d->err becomes 0 (listed), ENOENT or ENOTDIR
- * (missing), EACCES (not searchable) or EIO (unknown). */
-static void list_dir(struct dc_dir *d)
+ * (missing), EACCES (not searchable) or EIO (unknown).  nolist: no
+ * listing, only the three errors. */
+static void list_dir(struct dc_dir *d, int nolist)
 {
 	struct dc_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.flags = (nolist ? O_PATH : O_RDONLY) | O_DIRECTORY | O_CLOEXEC,
 		.resolve = DC_RESOLVE_NO_SYMLINKS | DC_RESOLVE_NO_MAGICLINKS,
 	};
 	int fd = (int)syscall(SYS_openat2, AT_FDCWD, d->path, &how, sizeof how);
 
+	if (nolist) { /* missing or not searchable, else unknown */
+		d->err = fd >= 0 ? (faccessat(AT_FDCWD, d->path, X_OK,
+					      AT_EACCESS) < 0
+					    ? EACCES
+					    : EIO)
+			 : errno == ENOENT || errno == ENOTDIR ? errno
+							       : EIO;
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
 	if (fd < 0) {
 		/* no link on the way (that is ELOOP), but not readable: if
 		 * not searchable either, every name below fails with EACCES
@@ -235,7 +248,7 @@ static struct dc_dir *dir_entry(struct sbx_dircache *c, const char *dir,
 		struct dc_dir *x = &c->v[*slot - 1];
 
 		if (x->err == EAGAIN)
-			list_dir(x);
+			list_dir(x, c->nolist);
 		return x;
 	}
 	e = dir_absent(c, dir, len); /* may add the parents' entries */
@@ -290,6 +303,15 @@ int sbx_dircache_begin(void)
 		return 0;
 	cur = calloc(1, sizeof *cur);
 	return cur != NULL;
+}
+
+int sbx_dircache_begin_nolist(void)
+{
+	int began = sbx_dircache_begin();
+
+	if (began)
+		cur->nolist = 1;
+	return began;
 }
 
 void sbx_dircache_end(int began)

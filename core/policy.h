@@ -237,6 +237,9 @@ int sbx_path_lex(const char *in, const char *base, char *out, size_t outsz);
  * its lookup; no symlink on the way in all three), 0 when it may exist:
  * look it up. */
 int sbx_dircache_begin(void);
+/* The same, for names that mostly exist: no directory is listed, only
+ * one missing or out of search reach answers for what is below it. */
+int sbx_dircache_begin_nolist(void);
 void sbx_dircache_end(int began);
 int sbx_dircache_absent(const char *path);
 /* Is path equal to root or below it?  Both normalised. */

@@ -586,6 +586,7 @@ int sbx_git_protect(struct sbx_policy *p, const char *project, const char *home)
 			      .src = { "git repository layout", 0 } };
 	char *dotgit = w.dotgit, g[PATH_MAX];
 	struct stat st;
+	int have;
 
 	for (size_t i = 0; i < p->protect.n && w.nown < 16; i++)
 		if (strncmp(p->protect.v[i], ".git/", 5) == 0 &&
@@ -594,10 +595,10 @@ int sbx_git_protect(struct sbx_policy *p, const char *project, const char *home)
 	if (!w.nown ||
 	    snprintf(dotgit, PATH_MAX, "%s/.git", project) >= PATH_MAX)
 		return 0;
-	if (lstat(dotgit, &st) == 0 && S_ISDIR(st.st_mode))
+	have = lstat(dotgit, &st) == 0; /* one lookup, not one per kind */
+	if (have && S_ISDIR(st.st_mode))
 		walk_gitdir(&w, dotgit, 0);
-	else if (lstat(dotgit, &st) == 0 && S_ISREG(st.st_mode) &&
-		 gitfile_target(dotgit, g))
+	else if (have && S_ISREG(st.st_mode) && gitfile_target(dotgit, g))
 		walk_gitdir(&w, g, 0);
 	walk_gitmodules(&w);
 	walk_global(&w);

@@ -53,8 +53,17 @@ SUDO_LINE="sbxrun: refused to run 'sudo': privilege escalation is not available 
 	run -127 --separate-stderr "$SBXRUN" --mode "$SBX_MODE" -c 'PATH=/nonexistent sudo ls'
 	[[ "$stderr" != *"refused"* ]]
 	# and in the report, as the launcher's own record
-	run env PATH="$T/bin:$PATH" "$SBXRUN" --mode "$SBX_MODE" --quiet --report "$T/r.json" -- sudo ls
+	run --separate-stderr env PATH="$T/bin:$PATH" "$SBXRUN" --mode "$SBX_MODE" --quiet --report "$T/r.json" -- sudo ls
 	grep -q '"exec-denied"' "$T/r.json"
+	# --quiet: a top-level command that never ran is a launch error,
+	# said like "cannot run" (a script must not fail with a bare 126);
+	# a refusal inside the run is not, and there is no summary
+	[ "$status" -eq 126 ]
+	[ "$(count "$stderr" "$SUDO_LINE")" = 1 ]
+	[[ "$stderr" != *"refusal in this run"* ]]
+	run --separate-stderr env PATH="$T/bin:$PATH" "$SBXRUN" --mode "$SBX_MODE" --quiet -c 'sudo ls; true'
+	[ "$status" -eq 0 ]
+	[[ "$stderr" != *"refused"* && "$stderr" != *"refusal"* ]]
 	# a user's own rule too
 	printf 'profile = "default";\nexec = { deny = ( { program = "true"; reason = "no truth"; } ); };\n' > "$T/t.conf"
 	run --separate-stderr "$SBXRUN" --mode "$SBX_MODE" --profile "$T/t.conf" -- true

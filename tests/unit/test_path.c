@@ -587,6 +587,17 @@ static void test_dircache(void **state)
 	assert_int_equal(absent("late2"), ENOENT);
 	sbx_dircache_end(dc);
 	assert_int_equal(unlink(p), 0);
+	/* no listing: only a missing directory answers */
+	dc = sbx_dircache_begin_nolist();
+	assert_int_equal(absent("a/nothere"), 0);
+	assert_int_equal(absent("a/nothere"), 0);
+	assert_int_equal(absent("nodir/x"), 0);
+	assert_int_equal(absent("nodir/y"), ENOENT);
+	assert_int_equal(absent("a/file/x"), 0);
+	assert_int_equal(absent("a/file/y"), ENOTDIR);
+	assert_int_equal(absent("link_abs/x"), 0);
+	assert_int_equal(absent("link_abs/y"), 0);
+	sbx_dircache_end(dc);
 }
 
 /* Relative input against a base inside the tree, and "~" against a home

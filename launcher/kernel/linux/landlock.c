@@ -398,8 +398,10 @@ static int ll_reachable(const char *root, int full)
 {
 	struct stat st;
 
-	/* lstat would fail: told by a listing (dircache.c), e.g. every
-	 * name under another account's home the caller cannot search */
+	/* lstat would fail: told by a directory on the way that is
+	 * missing or that the caller cannot search, e.g. another
+	 * account's home (dircache.c: no listing, the roots left here
+	 * mostly exist) */
 	if (sbx_dircache_absent(root) || lstat(root, &st) < 0)
 		return 1;
 	if (S_ISDIR(st.st_mode))
@@ -425,7 +427,7 @@ static unsigned char *ll_reach;
 
 void sbx_landlock_survey(const struct sbx_policy *p)
 {
-	int dc = sbx_dircache_begin();
+	int dc = sbx_dircache_begin_nolist();
 
 	free(ll_reach);
 	ll_reach = calloc(p->nrules + 1, 1);
@@ -454,7 +456,7 @@ static int ll_index_hides(struct ll *l, const struct sbx_path_rule **v)
 	l->hide = malloc((n + 1) * sizeof(*l->hide));
 	if (!l->hide)
 		return sbx_errf(l->err, ENOMEM, "landlock");
-	dc = sbx_dircache_begin();
+	dc = sbx_dircache_begin_nolist();
 	for (size_t i = 0; i < l->p->nrules; i++)
 		if (v[i]->mode == SBX_HIDE && ll_hide_reachable(l, v[i]))
 			l->hide[l->nhide++] = v[i]->root;
