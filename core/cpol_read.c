@@ -23,28 +23,30 @@ static int str_ok(const struct sbx_cpol *v, uint32_t off)
 	return off < v->hdr->len_strings;
 }
 
+/* Every rule, in every program the shim starts: one pass, few loads.
+ * Sorted means the key (root length, then mode) never grows: longest
+ * root first, then strongest mode. */
 static int rules_ok(const struct sbx_cpol *v)
 {
 	const struct sbx_cpol_hdr *h = v->hdr;
+	const uint32_t len = h->len_strings, nsfx = h->nsfx;
+	uint32_t prev = UINT32_MAX;
 
-	for (uint32_t i = 0; i < h->nsfx; i++)
-		if (!str_ok(v, v->sfx[i]))
+	for (uint32_t i = 0; i < nsfx; i++)
+		if (v->sfx[i] >= len)
 			return 0;
 	for (uint32_t i = 0; i < h->nrules; i++) {
 		const struct sbx_cpol_rule *r = &v->rules[i];
+		uint32_t key = (uint32_t)r->rootlen << 8 | r->mode;
 
-		if (!str_ok(v, r->root) || !str_ok(v, r->src_file) ||
-		    r->mode < SBX_RW || r->mode > SBX_HIDE ||
+		if (r->root >= len || r->src_file >= len ||
+		    (unsigned)(r->mode - SBX_RW) > SBX_HIDE - SBX_RW ||
 		    r->nsuffixes > SBX_MAX_SUFFIXES ||
-		    (uint64_t)r->suffixes + r->nsuffixes > h->nsfx ||
+		    (uint64_t)r->suffixes + r->nsuffixes > nsfx || key > prev ||
 		    v->str[r->root] != '/' ||
 		    strlen(v->str + r->root) != r->rootlen)
 			return 0;
-		/* sorted: longest first, then strongest mode */
-		if (i && (r->rootlen > v->rules[i - 1].rootlen ||
-			  (r->rootlen == v->rules[i - 1].rootlen &&
-			   r->mode > v->rules[i - 1].mode)))
-			return 0;
+		prev = key;
 	}
 	return 1;
 }
