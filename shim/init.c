@@ -153,11 +153,14 @@ static void *read_policy(const char *path, size_t *len)
 	struct stat st;
 	void *buf = MAP_FAILED;
 	size_t got = 0;
-	int fd = sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO named here must not hang the program (only a
+	 * regular file is read) */
+	int fd = sys_openat(AT_FDCWD, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
 		return NULL;
 	if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 &&
+	    S_ISREG(st.st_mode) &&
 	    st.st_size >= (off_t)sizeof(struct sbx_cpol_hdr) &&
 	    st.st_size <= (off_t)SBX_CPOL_MAX_BYTES)
 		buf = sys_mmap_anon((size_t)st.st_size, MAP_POPULATE);
@@ -336,8 +339,10 @@ static void load_all(void)
 	shim_g.pid = sys_getpid();
 	capture_vars();
 	prepare_report();
+	/* named, even empty: it loads or programs are refused (an empty
+	 * SBXRUN_POLICY= must not switch the rules off) */
 	pol = var_value(SHIM_VAR_POLICY);
-	if (pol && *pol)
+	if (pol)
 		load_policy(pol);
 	resolve_vfork_set();
 	__register_atfork(before_fork, NULL, after_fork_child, NULL);

@@ -116,11 +116,14 @@ need_userns() {
 	run --separate-stderr env LD_PRELOAD="$SHIM" SBXRUN_POLICY="$POL" \
 		/bin/sh -c "/bin/touch '$T/ran'"
 	[ "$status" -eq 0 ] && [ -e "$T/ran" ] # the undamaged one loads
+	mkfifo "$T/fifo.pol"
+	# an empty value and a FIFO too (review 3, F2 and N2: an empty one
+	# switched the rules off, a FIFO hung every program)
 	for pol in "$T/bad.pol" "$T/missing" "$T/short.pol" "$T/version.pol" \
-		"$T/strend.pol"; do
+		"$T/strend.pol" "" "$T/fifo.pol" "$T"; do
 		rm -f "$T/ran"
-		run --separate-stderr env LD_PRELOAD="$SHIM" SBXRUN_POLICY="$pol" \
-			/bin/sh -c "/bin/touch '$T/ran'"
+		run --separate-stderr timeout 20 env LD_PRELOAD="$SHIM" \
+			SBXRUN_POLICY="$pol" /bin/sh -c "/bin/touch '$T/ran'"
 		[ "$status" -ne 0 ]
 		[[ "$stderr" == *"refused to run '/bin/touch'"*"could not be loaded"* ]]
 		[ ! -e "$T/ran" ]
