@@ -25,26 +25,38 @@ static __thread struct {
 	char dir[PATH_MAX];
 } cc;
 
-/* The file that holds libconfig's parser here (libsbx.so's libconfig, or
- * the static sbxrun itself): a new build or an upgraded libconfig makes
- * other keys, so no tree of another parser is ever taken. */
-static uint64_t build_id(void)
+/* The identity of the file that holds sym (a shared library), or of the
+ * running program (static: dladdr finds no file). */
+static int file_id(const void *sym, uint64_t v[5])
 {
 	Dl_info info;
 	struct stat st;
 	const char *f = "/proc/self/exe";
-	uint64_t v[5];
 
-	if (dladdr((void *)config_read_string, &info) && info.dli_fname &&
-	    strchr(info.dli_fname, '/'))
+	if (dladdr(sym, &info) && info.dli_fname && strchr(info.dli_fname, '/'))
 		f = info.dli_fname;
 	if (stat(f, &st) < 0)
-		return 0;
+		return -1;
 	v[0] = (uint64_t)st.st_dev;
 	v[1] = (uint64_t)st.st_ino;
 	v[2] = (uint64_t)st.st_size;
 	v[3] = (uint64_t)st.st_mtim.tv_sec;
 	v[4] = (uint64_t)st.st_mtim.tv_nsec;
+	return 0;
+}
+
+/* Who parses and who reads the tree: the file holding libconfig's parser
+ * (libconfig.so, or the static sbxrun) and the one holding this code
+ * (libsbx.so, or sbxrun; conftree.c's format is ours).  A new build of
+ * either, or an upgraded libconfig, makes other keys, so no tree of
+ * another parser or reader is ever taken. */
+static uint64_t build_id(void)
+{
+	uint64_t v[10];
+
+	if (file_id((const void *)config_read_string, v) < 0 ||
+	    file_id((const void *)build_id, v + 5) < 0)
+		return 0;
 	return XXH3_64bits(v, sizeof(v));
 }
 
