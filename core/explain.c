@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include "explain.h"
+#include "record.h"
 
 #define WRITABLE_SHOWN 5
 #define ALLOW_SHOWN 8
@@ -854,4 +855,19 @@ void sbx_explain_syscall(const struct sbx_cpol *v, const char *name, int family,
 	sb_putc(&b, ')');
 	if (off && !(flags & SBX_EXPL_NO_FIX))
 		put_fix(&b, "--net ", "on");
+}
+
+size_t sbx_expl_record(char *buf, size_t sz, const struct sbx_expl *e,
+		       const char *target, const char *comm)
+{
+	const char *f[SBX_REC_NFIELDS];
+
+	f[SBX_REC_OP] = e->op;
+	f[SBX_REC_TARGET] = target;
+	f[SBX_REC_KIND] = e->kind;
+	f[SBX_REC_RULE] = e->rule;
+	f[SBX_REC_SRC] = e->src;
+	f[SBX_REC_COMM] = comm;
+	f[SBX_REC_MSG] = e->msg;
+	return sbx_rec_encode(buf, sz, f);
 }

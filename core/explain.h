@@ -59,6 +59,12 @@ struct sbx_expl {
 	char msg[SBX_EXPL_MSG];
 };
 
+/* The refusal record (record.h) of e for target, seen in process comm:
+ * its length in buf, 0 when it does not fit.  No allocation (the shim's
+ * and the supervisor's one encoder). */
+size_t sbx_expl_record(char *buf, size_t sz, const struct sbx_expl *e,
+		       const char *target, const char *comm);
+
 /* The op word of a path operation: "read", "write", "run". */
 const char *sbx_op_word(enum sbx_op op);
 /* The record kind of a verdict: "hidden", ..., "" for SBX_ALLOW. */

@@ -92,11 +92,14 @@ static void rix_swapped(struct sbx_policy *p, size_t i, size_t j)
 	p->rix[slot[1]] = (uint32_t)j + 1;
 }
 
-struct sbx_path_rule *sbx_rule_find(struct sbx_policy *p, const char *root)
+/* The rule at exactly root: by the index when it covers every rule (p is
+ * not changed here), else by a scan.  Roots are unique (an add merges). */
+static const struct sbx_path_rule *rule_at(const struct sbx_policy *p,
+					   const char *root)
 {
 	size_t mask, s;
 
-	if (rix_sync(p) < 0) {
+	if (!p->rixcap || p->rixn != p->nrules) {
 		for (size_t i = 0; i < p->nrules; i++)
 			if (strcmp(p->rules[i].root, root) == 0)
 				return &p->rules[i];
@@ -104,12 +107,18 @@ struct sbx_path_rule *sbx_rule_find(struct sbx_policy *p, const char *root)
 	}
 	mask = p->rixcap - 1;
 	for (s = root_hash(root) & mask; p->rix[s]; s = (s + 1) & mask) {
-		struct sbx_path_rule *r = &p->rules[p->rix[s] - 1];
+		const struct sbx_path_rule *r = &p->rules[p->rix[s] - 1];
 
 		if (strcmp(r->root, root) == 0)
 			return r;
 	}
 	return NULL;
+}
+
+struct sbx_path_rule *sbx_rule_find(struct sbx_policy *p, const char *root)
+{
+	(void)rix_sync(p); /* on failure rule_at scans */
+	return (struct sbx_path_rule *)rule_at(p, root);
 }
 
 /*
@@ -287,29 +296,6 @@ int sbx_policy_remove_path(struct sbx_policy *p, const char *root)
 int sbx_policy_index(struct sbx_policy *p)
 {
 	return rix_sync(p);
-}
-
-/* The rule at exactly root: by the index when it covers every rule (p is
- * not changed here), else by a scan.  Roots are unique (an add merges). */
-static const struct sbx_path_rule *rule_at(const struct sbx_policy *p,
-					   const char *root)
-{
-	size_t mask, s;
-
-	if (!p->rixcap || p->rixn != p->nrules) {
-		for (size_t i = 0; i < p->nrules; i++)
-			if (strcmp(p->rules[i].root, root) == 0)
-				return &p->rules[i];
-		return NULL;
-	}
-	mask = p->rixcap - 1;
-	for (s = root_hash(root) & mask; p->rix[s]; s = (s + 1) & mask) {
-		const struct sbx_path_rule *r = &p->rules[p->rix[s] - 1];
-
-		if (strcmp(r->root, root) == 0)
-			return r;
-	}
-	return NULL;
 }
 
 const struct sbx_path_rule *sbx_policy_decider(const struct sbx_policy *p,

@@ -182,21 +182,13 @@ static int run_first(uint64_t key)
 static void send_record(const struct sbx_expl *e, const char *target)
 {
 	char buf[SBX_REC_MAX], comm[17] = { 0 };
-	const char *f[SBX_REC_NFIELDS];
 	size_t len;
 	int fd;
 
 	if (!shim_g.report_len)
 		return;
 	syscall(SYS_prctl, PR_GET_NAME, comm, 0, 0, 0);
-	f[SBX_REC_OP] = e->op;
-	f[SBX_REC_TARGET] = target;
-	f[SBX_REC_KIND] = e->kind;
-	f[SBX_REC_RULE] = e->rule;
-	f[SBX_REC_SRC] = e->src;
-	f[SBX_REC_COMM] = comm;
-	f[SBX_REC_MSG] = e->msg;
-	len = sbx_rec_encode(buf, sizeof(buf), f);
+	len = sbx_expl_record(buf, sizeof(buf), e, target, comm);
 	if (!len)
 		return;
 	fd = (int)syscall(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);

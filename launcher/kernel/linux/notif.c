@@ -209,19 +209,11 @@ static void notif_say(struct sup *s, const char *msg)
 static void notif_tell(struct sup *s, pid_t pid, const struct sbx_expl *e,
 		       const char *target, const char *comm)
 {
-	const char *f[SBX_REC_NFIELDS];
 	char rec[SBX_REC_MAX];
 	size_t len;
 
 	notif_say(s, e->msg);
-	f[SBX_REC_OP] = e->op;
-	f[SBX_REC_TARGET] = target;
-	f[SBX_REC_KIND] = e->kind;
-	f[SBX_REC_RULE] = e->rule;
-	f[SBX_REC_SRC] = e->src;
-	f[SBX_REC_COMM] = comm;
-	f[SBX_REC_MSG] = e->msg;
-	len = sbx_rec_encode(rec, sizeof rec, f);
+	len = sbx_expl_record(rec, sizeof rec, e, target, comm);
 	if (len && s->l->on_report)
 		s->l->on_report(s->l->report_ctx, pid, rec, len);
 }
